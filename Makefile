@@ -1,0 +1,49 @@
+# MineDuel: `make run` starts the local backend, `make test` runs every check.
+# Both create and use .venv at the repo root; nothing needs an AWS account.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= 3000
+
+.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-bot clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml layers/engine/pyproject.toml layers/service/pyproject.toml
+	$(BIN)/python -m pip install --quiet -e layers/engine -e layers/service -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/mineduel serve --port $(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict layers/engine/mineduel_engine
+	$(BIN)/mypy layers/service/mineduel_service src/mineduel
+	@for f in functions/*/app.py; do [ -f "$$f" ] || continue; $(BIN)/mypy "$$f" || exit 1; done
+
+cfn-lint: $(STAMP)
+	@if [ -f template.yaml ]; then $(BIN)/cfn-lint template.yaml; fi
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+test: lint typecheck cfn-lint pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m mineduel.bench
+
+bench-bot: $(STAMP)
+	$(BIN)/python -m mineduel.bench_bot
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,58 @@
+"""The rule-set interface and registry: one rule set per variant.
+
+``mine-duel`` is the only rule set today. ``mineseeker`` (a bomb action) and ``windows-duel``
+(guess/reveal scoring, private wrong guesses, auto-reveal) will be added as further classes
+implementing ``RuleSet`` and registered here; callers look a variant up and never branch on it.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from .errors import UnknownVariant
+from .field import Field
+from .moves import Move
+from .settings import Settings
+from .state import GameState
+
+
+class RuleSet(Protocol):
+    """What every variant's rules provide. All methods are pure: they return new states."""
+
+    variant: str
+    actions: frozenset[str]
+
+    def new_game(self, settings: Settings) -> GameState:
+        """The state before the first move."""
+        ...
+
+    def play(
+        self, state: GameState, field: Field, seat: int, action: str, row: int, col: int
+    ) -> tuple[GameState, Move]:
+        """Apply one action by ``seat``; raise an ``IllegalMove`` subclass to refuse it."""
+        ...
+
+    def eliminate(self, state: GameState, seat: int, reason: str) -> tuple[GameState, Move]:
+        """Put ``seat`` out (``resign`` or ``timeout``) and settle the game."""
+        ...
+
+    def apply_to_cells(self, settings: Settings, cells: list[str], move: Move) -> None:
+        """Write what ``move`` made public onto ``cells`` (used to build the public view)."""
+        ...
+
+
+_REGISTRY: dict[str, RuleSet] = {}
+
+
+def register(rules: RuleSet) -> RuleSet:
+    """Make ``rules`` the rule set of its variant."""
+    _REGISTRY[rules.variant] = rules
+    return rules
+
+
+def rules_for(variant: str) -> RuleSet:
+    """The rule set of ``variant``."""
+    try:
+        return _REGISTRY[variant]
+    except KeyError:
+        raise UnknownVariant(f"unknown variant {variant!r}") from None

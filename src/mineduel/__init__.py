@@ -1,0 +1,1 @@
+"""The ``mineduel`` command line and the local stack (``mineduel serve``)."""
