@@ -1,0 +1,83 @@
+"""A public position: what the board shows, read into the shape the bot's arithmetic needs.
+
+The bot is only ever handed public information (the api.md board strings and the mine count),
+never a field or a seed, so every type here is built from those alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..geometry import neighbours
+from ..settings import SEAT_LETTERS
+from ..state import COVERED, GameState
+
+FLAG_CHARS = frozenset(SEAT_LETTERS)
+NUMBER_CHARS = frozenset("012345678")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A public board: covered cells, open numbers and flagged (known) mines.
+
+    ``cells`` holds one api.md character per cell in index order. ``mines`` is the total mine
+    count of the game; flagged cells are known mines, so ``mines_left`` are still covered.
+    """
+
+    width: int
+    height: int
+    mines: int
+    cells: tuple[str, ...]
+    table: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != self.width * self.height:
+            raise ValueError("the board does not match its width and height")
+        allowed = NUMBER_CHARS | FLAG_CHARS | {COVERED}
+        if not set(self.cells) <= allowed:
+            raise ValueError("the board holds an unknown character")
+        if not 0 <= self.mines_left <= len(self.covered):
+            raise ValueError("the mine count does not fit the board")
+        object.__setattr__(self, "table", neighbours(self.width, self.height))
+
+    @classmethod
+    def from_board(cls, width: int, height: int, mines: int, board: Sequence[str]) -> Position:
+        """Read api.md ``board`` rows (``height`` strings of ``width`` characters)."""
+        if len(board) != height or any(len(row) != width for row in board):
+            raise ValueError(f"the board is not {height} rows of {width} characters")
+        return cls(width, height, mines, tuple("".join(board)))
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Position:
+        """The public position of a game."""
+        s = state.settings
+        return cls(s.width, s.height, s.mines, state.cells)
+
+    @property
+    def covered(self) -> list[int]:
+        """Covered cells, in index order."""
+        return [i for i, ch in enumerate(self.cells) if ch == COVERED]
+
+    @property
+    def flagged(self) -> int:
+        """Known mines (flagged by any seat)."""
+        return sum(1 for ch in self.cells if ch in FLAG_CHARS)
+
+    @property
+    def mines_left(self) -> int:
+        """Mines still under covered cells."""
+        return self.mines - self.flagged
+
+    def number(self, cell: int) -> int | None:
+        """The number an open cell shows, or None for a covered or flagged cell."""
+        ch = self.cells[cell]
+        return int(ch) if ch in NUMBER_CHARS else None
+
+    def is_covered(self, cell: int) -> bool:
+        """True when ``cell`` is still covered."""
+        return self.cells[cell] == COVERED
+
+    def is_flag(self, cell: int) -> bool:
+        """True when ``cell`` is a flagged (known) mine."""
+        return self.cells[cell] in FLAG_CHARS
