@@ -16,6 +16,7 @@ from .errors import (
     MalformedRecord,
     NotYourTurn,
     OffBoard,
+    ReplayMismatch,
     SeatOut,
     UnknownAction,
     UnknownSeat,
@@ -25,9 +26,11 @@ from .fairness import PROTOCOL, commitment, derive_mines, game_key, is_valid_cli
 from .field import Field
 from .moves import Move
 from .outcome import Result
+from .replay import replay
 from .rules import RuleSet, rules_for
 from .settings import Settings
 from .state import GameState, SeatState
+from .verify import Verdict, build_document, verify_document
 from .view import public_board
 
 __all__ = [
@@ -43,6 +46,7 @@ __all__ = [
     "Move",
     "NotYourTurn",
     "OffBoard",
+    "ReplayMismatch",
     "Result",
     "RuleSet",
     "SeatOut",
@@ -51,10 +55,14 @@ __all__ = [
     "UnknownAction",
     "UnknownSeat",
     "UnknownVariant",
+    "Verdict",
+    "build_document",
     "commitment",
     "derive_mines",
     "game_key",
     "is_valid_client_seed",
     "public_board",
+    "replay",
     "rules_for",
+    "verify_document",
 ]

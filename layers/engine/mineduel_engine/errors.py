@@ -53,3 +53,7 @@ class CellNotCovered(IllegalMove):
 
 class MalformedRecord(EngineError):
     """A stored or published record (move, state, field) does not have the documented shape."""
+
+
+class ReplayMismatch(EngineError):
+    """A logged move, replayed on its field under the rules, does not give the logged outcome."""

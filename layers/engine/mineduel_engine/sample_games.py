@@ -1,0 +1,81 @@
+"""Deterministic sample games: whole games played by a seeded picker, for benchmarks, tests,
+golden files and docs.
+
+The picker draws from the protocol's own stream (``fairness.Stream``) rather than ``random``, so
+the same arguments give the same game on every Python version and machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from hashlib import sha256
+
+from .fairness import Stream, commitment
+from .field import Field
+from .moves import Move
+from .rules import rules_for
+from .settings import Settings
+from .state import COVERED, GameState
+
+# Decides, before each tap, whether a seat goes out instead: (state, move number) -> reason.
+Exit = Callable[[GameState, int], str | None]
+
+
+@dataclass(frozen=True)
+class SampleGame:
+    """A finished (or abandoned) sample game with everything a Verification document needs."""
+
+    game_id: str
+    settings: Settings
+    seed: bytes
+    client_seeds: tuple[str, ...]
+    field: Field
+    moves: tuple[Move, ...]
+    state: GameState
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the seed, as published when the game was created."""
+        return commitment(self.seed)
+
+
+def sample_seed(label: str) -> bytes:
+    """A 32-byte server seed derived from ``label`` (samples only; real seeds are random)."""
+    return sha256(f"mineduel sample seed|{label}".encode()).digest()
+
+
+def play_sample(
+    label: str,
+    seats: int = 2,
+    client_seeds: Sequence[str] | None = None,
+    exits: Exit | None = None,
+    max_moves: int | None = None,
+) -> SampleGame:
+    """Play a game whose every tap is a uniform choice among covered cells.
+
+    ``exits`` may put the seat to move out (``"resign"`` or ``"timeout"``) before its tap;
+    ``max_moves`` stops early, leaving a running game.
+    """
+    settings = Settings.for_variant("mine-duel", seats)
+    seeds = tuple(client_seeds) if client_seeds is not None else ("",) * seats
+    seed = sample_seed(label)
+    game_id = f"sample-{label}"
+    field = Field.from_seed(seed, game_id, seeds, settings.width, settings.height, settings.mines)
+    rules = rules_for(settings.variant)
+    picker = Stream(seed, "sample-picker|")
+    state = rules.new_game(settings)
+    moves: list[Move] = []
+    while not state.finished and (max_moves is None or len(moves) < max_moves):
+        turn = state.turn
+        if turn is None:
+            raise RuntimeError("a running game without a seat to move")
+        reason = exits(state, state.move_count + 1) if exits else None
+        if reason is not None:
+            state, move = rules.eliminate(state, turn, reason)
+        else:
+            covered = [i for i, c in enumerate(state.cells) if c == COVERED]
+            row, col = divmod(covered[picker.below(len(covered))], settings.width)
+            state, move = rules.play(state, field, turn, "tap", row, col)
+        moves.append(move)
+    return SampleGame(game_id, settings, seed, seeds, field, tuple(moves), state)

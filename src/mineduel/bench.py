@@ -1,0 +1,30 @@
+"""``python -m mineduel.bench`` (``make bench``): print the project's performance figures.
+
+Speed is measured here, never asserted in tests: timings on a shared CI machine are noise,
+but figures printed on demand let anyone compare a change against the targets in the docs.
+Each module named in ``BENCHMARKS`` exposes ``main() -> None``; a module not written yet is
+skipped, so benchmarks can be added without touching this file's callers.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+BENCHMARKS = ("mineduel.benchmarks.engine", "mineduel.benchmarks.cost")
+
+
+def main() -> None:
+    """Run every benchmark module that can be imported, in order."""
+    for name in BENCHMARKS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            print(f"({name} is not available; skipped)")
+            continue
+        module.main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Benchmark modules run by ``mineduel.bench``; each exposes ``main() -> None``."""
