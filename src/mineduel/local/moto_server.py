@@ -1,0 +1,70 @@
+"""An embedded moto server on a free loopback port, one request at a time.
+
+moto's backends are plain Python objects without locks: two concurrent ``TransactWriteItems``
+on the same item can both pass their condition checks. DynamoDB itself serializes conflicting
+writes, so to keep the local stack honest the moto side is serialized here, with one lock around
+the whole WSGI app. The handlers stay concurrent, as Lambda's would be: only AWS is serialized.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from moto.moto_server.werkzeug_app import (
+    DomainDispatcherApplication,
+    MotoRequestHandler,
+    create_backend_app,
+)
+from werkzeug.serving import BaseWSGIServer, make_server
+
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+class SerializedApp:
+    """A WSGI app that runs the wrapped app, body included, under one lock."""
+
+    def __init__(self, app: WsgiApp) -> None:
+        self._app = app
+        self._lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
+        with self._lock:
+            chunks = self._app(environ, start_response)
+            try:
+                return [b"".join(chunks)]
+            finally:
+                close = getattr(chunks, "close", None)
+                if close is not None:
+                    close()
+
+
+class EmbeddedMoto:
+    """moto's server app behind :class:`SerializedApp`, served from a daemon thread."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        app = SerializedApp(DomainDispatcherApplication(create_backend_app))
+        self._server: BaseWSGIServer = make_server(
+            host, port, app, threaded=True, request_handler=MotoRequestHandler
+        )
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, name="moto-server", daemon=True
+        )
+
+    @property
+    def endpoint_url(self) -> str:
+        """The URL to give boto3 (``AWS_ENDPOINT_URL``)."""
+        return f"http://{self._server.host}:{self._server.port}"
+
+    def start(self) -> EmbeddedMoto:
+        """Serve in the background; the socket is already bound, so requests can start now."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and release the port."""
+        self._server.shutdown()
+        self._thread.join()
+        self._server.server_close()

@@ -1,0 +1,191 @@
+"""The local stack's HTTP face: the API's routes plus ``/openapi.json``, ``/docs`` and the clock.
+
+:class:`LocalApi` turns one :class:`HttpRequest` into one :class:`HttpResponse` and knows no
+sockets, so it can be read (and reasoned about) as API Gateway's behaviour alone;
+:func:`make_http_server` puts it behind the standard library's threading HTTP server, one thread
+per connection, so requests reach the handlers concurrently as they would reach Lambda.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+from . import swagger
+from .http_events import HttpRequest, HttpResponse, from_result, gateway_error, to_event
+from .routing import Router
+
+LOG = logging.getLogger("mineduel.local")
+MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # HTTP API's request payload quota
+CLOCK_PATH = "/_local/clock"
+OPENAPI_PATH = "/openapi.json"
+DOCS_PATH = "/docs"
+
+Invoke = Callable[[str, dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class LocalClock:
+    """The local stack's hold on the service's clock and on the scheduler loop it drives."""
+
+    now: Callable[[], datetime]
+    advance: Callable[[float], Any]
+    fire_due: Callable[[], list[str]]
+
+
+def _json(status: int, payload: Any, extra: list[tuple[str, str]] | None = None) -> HttpResponse:
+    body = json.dumps(payload).encode("utf-8")
+    return HttpResponse(status, [("content-type", "application/json"), *(extra or [])], body)
+
+
+def _local_error(status: int, code: str, message: str) -> HttpResponse:
+    return _json(status, {"error": {"code": code, "message": message}})
+
+
+class LocalApi:
+    """API Gateway for the template's HTTP API, and the local-only extras around it."""
+
+    def __init__(
+        self,
+        router: Router,
+        invoke: Invoke,
+        openapi_document: Callable[[], bytes],
+        clock: LocalClock,
+    ) -> None:
+        self._router = router
+        self._invoke = invoke
+        self._openapi = openapi_document
+        self._clock = clock
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        """Answer one request as the deployed API would, or from a local-only extra."""
+        local = self._local(request)
+        if local is not None:
+            return local
+        match = self._router.match(request.method, request.path)
+        if match is None:
+            return gateway_error(404, "Not Found")
+        event = to_event(request, match, self._clock.now())
+        try:
+            result = self._invoke(match.route.function, event)
+        except Exception:
+            LOG.exception("%s raised: Lambda would report an error", match.route.function)
+            return gateway_error(500, "Internal Server Error")
+        return from_result(result)
+
+    def _local(self, request: HttpRequest) -> HttpResponse | None:
+        method, path = request.method.upper(), request.path.rstrip("/") or "/"
+        if method == "GET" and path == OPENAPI_PATH:
+            return HttpResponse(200, [("content-type", "application/json")], self._openapi())
+        if method == "GET" and path == "/":
+            return HttpResponse(302, [("location", DOCS_PATH)])
+        if method == "GET" and path == DOCS_PATH:
+            body = swagger.page(OPENAPI_PATH, DOCS_PATH).encode("utf-8")
+            return HttpResponse(200, [("content-type", "text/html; charset=utf-8")], body)
+        if method == "GET" and path.startswith(DOCS_PATH + "/"):
+            found = swagger.asset(path[len(DOCS_PATH) + 1 :])
+            if found is None:
+                return gateway_error(404, "Not Found")
+            content, content_type = found
+            return HttpResponse(200, [("content-type", content_type)], content)
+        if path == CLOCK_PATH:
+            return self._clock_request(request)
+        return None
+
+    def _clock_request(self, request: HttpRequest) -> HttpResponse:
+        """``GET`` reads the clock; ``POST {"advance_s": N}`` moves it on and fires what is due."""
+        if request.method.upper() == "GET":
+            return _json(200, {"now": _iso(self._clock.now()), "fired": []})
+        if request.method.upper() != "POST":
+            return _local_error(405, "method-not-allowed", "Use GET or POST on the local clock.")
+        try:
+            payload = json.loads(request.body or b"{}")
+            seconds = payload["advance_s"]
+        except (ValueError, KeyError, TypeError):
+            return _local_error(400, "malformed", 'Send a JSON body like {"advance_s": 90}.')
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not math.isfinite(seconds)
+            or seconds < 0
+        ):
+            return _local_error(
+                422, "invalid-advance", "advance_s must be a number of seconds >= 0."
+            )
+        self._clock.advance(float(seconds))
+        fired = self._clock.fire_due()
+        return _json(200, {"now": _iso(self._clock.now()), "advanced_s": seconds, "fired": fired})
+
+
+def _iso(when: datetime) -> str:
+    return when.isoformat().replace("+00:00", "Z")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Reads a request off the socket, lets :class:`LocalApi` answer it, writes the answer."""
+
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def _serve(self) -> None:
+        started = time.perf_counter()
+        parts = urlsplit(self.path)
+        length = int(self.headers.get("content-length") or 0)
+        if length > MAX_PAYLOAD_BYTES:
+            self.close_connection = True
+            self._write(gateway_error(413, "Request Entity Too Large"))
+            return
+        request = HttpRequest(
+            method=self.command,
+            path=parts.path or "/",
+            query=parts.query,
+            headers=list(self.headers.items()),
+            body=self.rfile.read(length) if length else b"",
+            source_ip=self.client_address[0],
+            protocol=self.request_version,
+        )
+        response = self.server.api.handle(request)
+        self._write(response)
+        LOG.info(
+            "%s %s -> %d (%.0f ms)",
+            self.command,
+            self.path,
+            response.status,
+            (time.perf_counter() - started) * 1000,
+        )
+
+    def _write(self, response: HttpResponse) -> None:
+        self.send_response(response.status)
+        for name, value in response.headers:
+            if name.lower() not in ("content-length", "connection"):
+                self.send_header(name, value)
+        self.send_header("content-length", str(len(response.body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(response.body)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = _serve  # noqa: N815
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Access lines go through :data:`LOG` (see :meth:`_serve`), not raw stderr."""
+        LOG.debug(format, *args)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    api: LocalApi
+
+
+def make_http_server(api: LocalApi, host: str, port: int) -> ThreadingHTTPServer:
+    """A bound (not yet serving) threading HTTP server for ``api``; port 0 picks a free one."""
+    server = _Server((host, port), _Handler)
+    server.api = api
+    return server

@@ -1,0 +1,150 @@
+"""The whole local stack in one call: AWS (moto), the template's resources, the API, the scheduler.
+
+:func:`start_local_stack` is what ``mineduel serve`` and the end-to-end tests run. It embeds a
+moto server unless ``AWS_ENDPOINT_URL`` already names one, provisions template.yaml on it,
+exports the functions' environment, and serves the template's routes on a threading HTTP server
+with a scheduler loop firing due schedules. Everything it changed in ``os.environ`` and in the
+service's clock is put back by :meth:`RunningStack.stop`, so a test session can go on afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import boto3
+from mineduel_service import clock
+from mineduel_service.config import reset_config
+
+from .environments import EnvironmentPool
+from .moto_server import EmbeddedMoto
+from .openapi import build, render
+from .provision import DEFAULT_STACK, LocalStack, provision
+from .routing import Route, Router
+from .scheduler import SchedulerLoop
+from .server import LocalApi, LocalClock, make_http_server
+from .template import ROOT_TEMPLATE, Template, TemplateError
+
+DEFAULT_REGION = "us-east-1"
+SCHEDULE_GROUP_TYPE = "AWS::Scheduler::ScheduleGroup"
+# moto accepts any credentials; these keep boto3 from looking for real ones.
+_LOCAL_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
+
+
+def _schedule_group(stack: LocalStack) -> str:
+    groups = stack.template.resources_of_type(SCHEDULE_GROUP_TYPE)
+    if len(groups) != 1:
+        raise TemplateError(f"expected one {SCHEDULE_GROUP_TYPE}, found {len(groups)}")
+    return stack.ref(next(iter(groups)))
+
+
+def router_for(template: Template) -> Router:
+    """The HTTP API's routes, straight from the functions' ``HttpApi`` events."""
+    return Router(Route(r.method, r.path, fn.logical_id) for r, fn in template.routes())
+
+
+class _OpenApiCache:
+    """Generates the document on first request (importing every handler takes a moment)."""
+
+    def __init__(self, template: Template) -> None:
+        self._template = template
+        self._lock = threading.Lock()
+        self._body: bytes | None = None
+
+    def __call__(self) -> bytes:
+        with self._lock:
+            if self._body is None:
+                self._body = render(build(self._template)).encode("utf-8")
+            return self._body
+
+
+@dataclass
+class RunningStack:
+    """A started local stack; :meth:`stop` undoes everything :func:`start_local_stack` did."""
+
+    url: str
+    endpoint_url: str
+    provisioned: LocalStack
+    pool: EnvironmentPool
+    scheduler: SchedulerLoop
+    _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
+
+    def stop(self) -> None:
+        """Stop serving, stop the scheduler and moto, restore the environment and the clock."""
+        while self._stoppers:
+            self._stoppers.pop()()
+
+
+def start_local_stack(
+    host: str = "127.0.0.1",
+    port: int = 3000,
+    *,
+    template_path: Path | str = ROOT_TEMPLATE,
+    region: str | None = None,
+    stack_name: str = DEFAULT_STACK,
+) -> RunningStack:
+    """Provision and serve the template locally; port 0 picks a free port."""
+    stoppers: list[Callable[[], None]] = []
+    saved = dict(os.environ)
+
+    def restore_environment() -> None:
+        os.environ.clear()
+        os.environ.update(saved)
+        reset_config()
+        clock.reset()
+
+    stoppers.append(restore_environment)
+    try:
+        region = region or os.environ.get("AWS_REGION") or DEFAULT_REGION
+        for name, value in _LOCAL_CREDENTIALS.items():
+            os.environ.setdefault(name, value)
+        os.environ["AWS_DEFAULT_REGION"] = region
+        endpoint = os.environ.get("AWS_ENDPOINT_URL")
+        if not endpoint:
+            moto = EmbeddedMoto(host="127.0.0.1").start()
+            stoppers.append(moto.stop)
+            endpoint = os.environ["AWS_ENDPOINT_URL"] = moto.endpoint_url
+        provisioned = provision(template_path, region=region, stack_name=stack_name)
+        provisioned.export_environment()
+
+        pool = EnvironmentPool(provisioned)
+        loop = SchedulerLoop(
+            boto3.client("scheduler", region_name=region),
+            _schedule_group(provisioned),
+            clock.now,
+            pool.invoke_arn,
+        ).start()
+        stoppers.append(loop.stop)
+
+        api = LocalApi(
+            router_for(provisioned.template),
+            pool.invoke,
+            _OpenApiCache(provisioned.template),
+            LocalClock(now=clock.now, advance=clock.advance, fire_due=loop.run_now),
+        )
+        server = make_http_server(api, host, port)
+        thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
+        thread.start()
+
+        def stop_server() -> None:
+            server.shutdown()
+            server.server_close()
+            thread.join()
+
+        stoppers.append(stop_server)
+        bound_host, bound_port = server.server_address[:2]
+        return RunningStack(
+            url=f"http://{bound_host!s}:{bound_port}",
+            endpoint_url=endpoint,
+            provisioned=provisioned,
+            pool=pool,
+            scheduler=loop,
+            _stoppers=stoppers,
+        )
+    except BaseException:
+        while stoppers:
+            stoppers.pop()()
+        raise
