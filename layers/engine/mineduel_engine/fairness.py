@@ -64,13 +64,21 @@ class Stream:
 
     def below(self, n: int) -> int:
         """Return a uniform integer in ``[0, n)``: step 6 of the protocol."""
-        if not 0 < n <= _TWO_32:
-            raise ValueError(f"cannot draw below {n}")
-        limit = _TWO_32 - (_TWO_32 % n)
-        while True:
-            word = next(self._words)
-            if word < limit:
-                return word % n
+        return draw_below(self._words, n)
+
+
+def draw_below(stream_words: Iterator[int], n: int) -> int:
+    """Step 6: take words until one is below ``2^32 - (2^32 mod n)``; return it ``mod n``.
+
+    Kept apart from ``Stream`` so the rejection rule can be shown (and tested) on given words.
+    """
+    if not 0 < n <= _TWO_32:
+        raise ValueError(f"cannot draw below {n}")
+    limit = _TWO_32 - (_TWO_32 % n)
+    while True:
+        word = next(stream_words)
+        if word < limit:
+            return word % n
 
 
 def mine_cells(key: bytes, width: int, height: int, mines: int) -> list[int]:

@@ -30,9 +30,11 @@ class Field:
         if any(not 0 <= cell < size for cell in self.mines):
             raise ValueError("a mine lies outside the field")
         table = neighbours(self.width, self.height)
+        is_mine = [False] * size
+        for cell in self.mines:
+            is_mine[cell] = True
         numbers = tuple(
-            -1 if cell in self.mines else sum(1 for n in table[cell] if n in self.mines)
-            for cell in range(size)
+            -1 if is_mine[cell] else sum([is_mine[n] for n in table[cell]]) for cell in range(size)
         )
         object.__setattr__(self, "numbers", numbers)
 
@@ -40,6 +42,20 @@ class Field:
     def from_cells(cls, width: int, height: int, mines: Iterable[int]) -> Field:
         """Build a field from mine cell indexes."""
         return cls(width, height, frozenset(mines))
+
+    @classmethod
+    def from_picture(cls, rows: Sequence[str]) -> Field:
+        """Build a field from a picture: ``*`` a mine, any other character safe.
+
+        For tests, docs and examples, where a field drawn as text is easier to read than cell
+        indexes. Unlike ``from_strings`` it takes no numbers: they are computed.
+        """
+        if not rows or any(len(row) != len(rows[0]) for row in rows):
+            raise MalformedRecord("field rows must be non-empty and of equal length")
+        joined = "".join(rows)
+        return cls(
+            len(rows[0]), len(rows), frozenset(i for i, ch in enumerate(joined) if ch == MINE_CHAR)
+        )
 
     @classmethod
     def from_seed(
@@ -58,11 +74,7 @@ class Field:
     @classmethod
     def from_strings(cls, rows: Sequence[str]) -> Field:
         """Parse published rows (``*`` a mine, ``0``-``8`` elsewhere); numbers must agree."""
-        if not rows or any(len(row) != len(rows[0]) for row in rows):
-            raise MalformedRecord("field rows must be non-empty and of equal length")
-        width, height = len(rows[0]), len(rows)
-        mines = frozenset(i for i, ch in enumerate("".join(rows)) if ch == MINE_CHAR)
-        parsed = cls(width, height, mines)
+        parsed = cls.from_picture(rows)
         if parsed.to_strings() != list(rows):
             raise MalformedRecord("field rows hold a character or number that does not fit")
         return parsed

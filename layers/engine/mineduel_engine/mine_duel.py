@@ -18,7 +18,7 @@ from .errors import (
     UnknownSeat,
 )
 from .field import Field
-from .geometry import neighbours, to_row_col
+from .geometry import neighbours
 from .moves import ELIMINATIONS, Move
 from .outcome import Reason, Result
 from .rules import register
@@ -63,6 +63,7 @@ class MineDuel:
             for cell, number in opened:
                 cells[cell] = str(number)
             seats[seat] = _bump(seats[seat], safe_taps=1)
+            width = s.width
             move = Move(
                 n,
                 seat,
@@ -70,10 +71,11 @@ class MineDuel:
                 row,
                 col,
                 "safe",
-                opened=tuple((*to_row_col(s.width, c), num) for c, num in opened),
+                opened=tuple((c // width, c % width, num) for c, num in opened),
             )
             turn = _next_seat(seats, seat)
-        after = state.evolve(cells=tuple(cells), seats=tuple(seats), turn=turn, move_count=n)
+        # Built directly rather than through ``evolve``: this is the hot path of every replay.
+        after = GameState(s, tuple(cells), tuple(seats), turn, n, state.eliminated, state.result)
         return settle(after), move
 
     def eliminate(self, state: GameState, seat: int, reason: str) -> tuple[GameState, Move]:

@@ -79,10 +79,13 @@ class Move:
 
 
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    """An integer and not a bool (``type(x) is int`` is exact and fast on this hot path)."""
+    return type(value) is int
 
 
 def _int_tuple(value: object, size: int, n: object) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)) or len(value) != size or not all(map(_is_int, value)):
-        raise MalformedRecord(f"move {n}: expected a list of {size} integers, got {value!r}")
-    return tuple(value)
+    if isinstance(value, (list, tuple)):
+        items: tuple[object, ...] = tuple(value)
+        if len(items) == size and all([type(x) is int for x in items]):
+            return cast("tuple[int, ...]", items)
+    raise MalformedRecord(f"move {n}: expected a list of {size} integers, got {value!r}")

@@ -36,8 +36,8 @@ class Result:
             raise MalformedRecord("result needs reason, winner and places") from None
         if reason not in REASONS:
             raise MalformedRecord(f"unknown result reason {reason!r}")
-        if winner is not None and not isinstance(winner, int):
+        if winner is not None and type(winner) is not int:
             raise MalformedRecord("result winner must be a seat number or null")
-        if not isinstance(places, list) or not all(isinstance(p, int) for p in places):
+        if not isinstance(places, list) or not all(type(p) is int for p in places):
             raise MalformedRecord("result places must be a list of integers")
         return cls(cast(Reason, reason), winner, tuple(places))

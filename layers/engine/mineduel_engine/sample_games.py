@@ -79,3 +79,33 @@ def play_sample(
             state, move = rules.play(state, field, turn, "tap", row, col)
         moves.append(move)
     return SampleGame(game_id, settings, seed, seeds, field, tuple(moves), state)
+
+
+# One scripted step: ("tap", row, col) by the seat to move, ("resign", seat), or ("timeout",)
+# against the seat to move.
+Step = tuple[str | int, ...]
+
+
+def play_script(
+    settings: Settings, field: Field, steps: Sequence[Step]
+) -> tuple[GameState, list[Move]]:
+    """Play scripted steps from a new game; the rules refuse illegal steps as usual.
+
+    Taps and timeouts act for the seat whose turn it is, so a script reads like a game record
+    ("tap here, tap there, seat 2 resigns") without repeating who moves.
+    """
+    rules = rules_for(settings.variant)
+    state = rules.new_game(settings)
+    moves: list[Move] = []
+    for step in steps:
+        action, args = str(step[0]), step[1:]
+        turn = -1 if state.turn is None else state.turn
+        if action == "tap":
+            row, col = (int(x) for x in args)
+            state, move = rules.play(state, field, turn, "tap", row, col)
+        elif action == "resign":
+            state, move = rules.eliminate(state, int(args[0]), "resign")
+        else:
+            state, move = rules.eliminate(state, turn, action)
+        moves.append(move)
+    return state, moves
