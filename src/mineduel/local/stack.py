@@ -70,6 +70,7 @@ class RunningStack:
     provisioned: LocalStack
     pool: EnvironmentPool
     scheduler: SchedulerLoop
+    api: LocalApi
     _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     def stop(self) -> None:
@@ -85,8 +86,13 @@ def start_local_stack(
     template_path: Path | str = ROOT_TEMPLATE,
     region: str | None = None,
     stack_name: str = DEFAULT_STACK,
+    poll_schedules: bool = True,
 ) -> RunningStack:
-    """Provision and serve the template locally; port 0 picks a free port."""
+    """Provision and serve the template locally; port 0 picks a free port.
+
+    ``poll_schedules=False`` leaves the scheduler loop idle: schedules then fire only when the
+    clock is moved (``POST /_local/clock``), in the caller's thread (the cost benchmark's case).
+    """
     stoppers: list[Callable[[], None]] = []
     saved = dict(os.environ)
 
@@ -116,8 +122,10 @@ def start_local_stack(
             _schedule_group(provisioned),
             clock.now,
             pool.invoke_arn,
-        ).start()
-        stoppers.append(loop.stop)
+        )
+        if poll_schedules:
+            loop.start()
+            stoppers.append(loop.stop)
 
         api = LocalApi(
             router_for(provisioned.template),
@@ -142,6 +150,7 @@ def start_local_stack(
             provisioned=provisioned,
             pool=pool,
             scheduler=loop,
+            api=api,
             _stoppers=stoppers,
         )
     except BaseException:

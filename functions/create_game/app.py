@@ -1,0 +1,24 @@
+"""POST /v1/games: create a game (seat 0 is the caller, bots fill the last seats)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+from mineduel_service import games, http
+from mineduel_service.models import CreateGameRequest, GameOut
+
+app = http.new_app()
+
+
+@app.post("/v1/games", summary="Create a game", responses=http.ERRORS)
+def create_game(
+    request: Annotated[CreateGameRequest | None, Body()] = None,
+) -> Response[GameOut]:
+    """201 with the new Game; its commitment is public from this moment."""
+    body = games.create_game(http.token(app), request or CreateGameRequest())
+    return http.json_response(201, body)
+
+
+lambda_handler = http.lambda_handler_for(app)

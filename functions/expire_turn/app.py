@@ -1,0 +1,29 @@
+"""Target of the turn schedules: time out the seat to move once its deadline has passed.
+
+Idempotent: a stale, early or repeated delivery changes nothing in the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from mineduel_service import games
+from mineduel_service.models import ExpiryEvent
+from mineduel_service.observability import logger, metrics, tracer
+from pydantic import ValidationError
+
+
+@logger.inject_lambda_context(log_event=False, clear_state=True)
+@tracer.capture_lambda_handler(capture_response=False)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, str]:
+    """Return what happened: timed-out, stale, early, raced or ignored."""
+    try:
+        expiry = ExpiryEvent.model_validate(event)
+    except ValidationError:
+        logger.warning("expiry event ignored: not a turn schedule's input")
+        return {"outcome": "ignored"}
+    outcome = games.expire_turn(expiry.game_id, expiry.move_count, expiry.deadline)
+    logger.info("turn expiry", extra={"game_id": expiry.game_id, "outcome": outcome})
+    return {"outcome": outcome}

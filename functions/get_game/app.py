@@ -1,0 +1,23 @@
+"""GET /v1/games/{game_id}: the game as the caller may see it, with an ETag."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import games, http, views
+from mineduel_service.models import GameOut
+
+app = http.new_app()
+
+
+@app.get("/v1/games/<game_id>", summary="Read a game", responses=http.ERRORS)
+def get_game(game_id: str) -> Response[GameOut | None]:
+    """200 with the public view (one read, no KMS); 304 when ``If-None-Match`` still holds."""
+    body = games.get_game(game_id)
+    tag = views.etag(body)
+    headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    if http.etag_matches(http.header(app, "If-None-Match"), tag):
+        return Response(status_code=304, body=None, headers=headers)
+    return http.json_response(200, body, headers)
+
+
+lambda_handler = http.lambda_handler_for(app)

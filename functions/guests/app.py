@@ -1,0 +1,18 @@
+"""POST /v1/guests: issue a guest token (who may play the bot only)."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import games, http
+from mineduel_service.models import GuestOut
+
+app = http.new_app()
+
+
+@app.post("/v1/guests", summary="Issue a guest token", responses=http.ERRORS)
+def create_guest() -> Response[GuestOut]:
+    """201 with the token (shown once), the guest's player id and the token's expiry."""
+    return http.json_response(201, games.register_guest())
+
+
+lambda_handler = http.lambda_handler_for(app)

@@ -1,0 +1,24 @@
+"""POST /v1/games/{game_id}/join: take an open seat, optionally with a client seed."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+from mineduel_service import games, http
+from mineduel_service.models import GameOut, JoinRequest
+
+app = http.new_app()
+
+
+@app.post("/v1/games/<game_id>/join", summary="Join a game", responses=http.ERRORS)
+def join_game(
+    game_id: str, request: Annotated[JoinRequest | None, Body()] = None
+) -> Response[GameOut]:
+    """200 with the Game; it becomes active when every seat is taken."""
+    body = games.join_game(http.token(app), game_id, request or JoinRequest())
+    return http.json_response(200, body)
+
+
+lambda_handler = http.lambda_handler_for(app)

@@ -1,0 +1,23 @@
+"""GET /v1/games/{game_id}/moves?after=N: the move log above N, oldest first."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from mineduel_service import games, http
+from mineduel_service.models import MovesOut
+
+app = http.new_app()
+
+
+@app.get("/v1/games/<game_id>/moves", summary="List moves", responses=http.ERRORS)
+def list_moves(
+    game_id: str, after: Annotated[int, Query(ge=0, le=100_000)] = 0
+) -> Response[MovesOut]:
+    """200 with the moves numbered above ``after``."""
+    return http.json_response(200, games.list_moves(game_id, after))
+
+
+lambda_handler = http.lambda_handler_for(app)

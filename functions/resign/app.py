@@ -1,0 +1,18 @@
+"""POST /v1/games/{game_id}/resign: put the caller's seat out."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import games, http
+from mineduel_service.models import GameOut
+
+app = http.new_app()
+
+
+@app.post("/v1/games/<game_id>/resign", summary="Resign", responses=http.ERRORS)
+def resign(game_id: str) -> Response[GameOut]:
+    """200 with the Game after the seat went out (and any bot replies)."""
+    return http.json_response(200, games.resign(http.token(app), game_id))
+
+
+lambda_handler = http.lambda_handler_for(app)

@@ -1,0 +1,18 @@
+"""GET /v1/games/{game_id}/verify: the self-contained Verification document."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import games, http
+from mineduel_service.models import VerificationOut
+
+app = http.new_app()
+
+
+@app.get("/v1/games/<game_id>/verify", summary="Verify a game", responses=http.ERRORS)
+def verify(game_id: str) -> Response[VerificationOut]:
+    """200 with the document; the seed, field and a checked verdict once finished."""
+    return http.json_response(200, games.verification(game_id))
+
+
+lambda_handler = http.lambda_handler_for(app)

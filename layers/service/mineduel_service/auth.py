@@ -1,0 +1,163 @@
+"""Who is calling: guest tokens (random, stored only as a hash) and Cognito tokens (JWT).
+
+A guest token reads ``mdg1.<player>.<secret>``: the player part names the guest without a
+database read, and the SHA-256 of the whole token is what gets compared (against the guest item
+when a guest first acts, then against the hash copied into the game's seat), so the commit path
+checks a guest with the one read it already makes. Account tokens are verified against the user
+pool's published keys (JWKS): signature, issuer, expiry, token use and app client.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+import urllib.request
+import uuid
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from joserfc import jwt
+from joserfc.errors import JoseError
+from joserfc.jwk import KeySet
+
+from . import clock
+from .config import get_config
+from .errors import ApiError, unauthorized
+
+GUEST_PREFIX = "mdg1"
+MAX_TOKEN_CHARS = 4096
+_keys_lock = threading.Lock()
+_keys: dict[str, KeySet] = {}
+
+
+@dataclass(frozen=True)
+class Credential:
+    """What the Authorization header claims, before it is checked against anything."""
+
+    kind: Literal["guest", "account"]
+    token: str
+    player_id: str
+    name: str
+
+    @property
+    def token_hash(self) -> str:
+        """The stored form of the token."""
+        return hash_token(self.token)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """A verified caller."""
+
+    kind: Literal["guest", "account"]
+    player_id: str
+    name: str
+    token_hash: str | None = None
+    expires_at: int | None = None
+
+
+@dataclass(frozen=True)
+class GuestToken:
+    """A freshly issued guest token; only ``token_hash`` is ever stored."""
+
+    token: str
+    player_id: str
+    token_hash: str
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a guest token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def same_hash(a: str | None, b: str | None) -> bool:
+    """Constant-time comparison of two token hashes."""
+    return a is not None and b is not None and hmac.compare_digest(a, b)
+
+
+def issue_guest_token() -> GuestToken:
+    """A new random guest token and the player it names."""
+    player = uuid.uuid4().hex
+    token = f"{GUEST_PREFIX}.{player}.{secrets.token_urlsafe(32)}"
+    return GuestToken(token=token, player_id=f"guest-{player}", token_hash=hash_token(token))
+
+
+def guest_name(player_id: str) -> str:
+    """A guest's display name."""
+    return f"Guest {player_id.removeprefix('guest-')[:6]}"
+
+
+def bearer(headers: dict[str, str] | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or None when there is none."""
+    for name, value in (headers or {}).items():
+        if name.lower() == "authorization":
+            scheme, _, token = value.strip().partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise unauthorized("Send the token as 'Authorization: Bearer <token>'.")
+            return token.strip()
+    return None
+
+
+def credential(token: str) -> Credential:
+    """Who the token says the caller is: account tokens are verified here, guest tokens are
+    only parsed (they are checked against a stored hash by whoever reads the guest or game)."""
+    if len(token) > MAX_TOKEN_CHARS:
+        raise unauthorized()
+    parts = token.split(".")
+    if parts[0] == GUEST_PREFIX:
+        if len(parts) != 3 or len(parts[1]) != 32 or not parts[2]:
+            raise unauthorized()
+        player_id = f"guest-{parts[1]}"
+        return Credential("guest", token, player_id, guest_name(player_id))
+    if len(parts) == 3:
+        claims = verify_account_token(token)
+        name = claims.get("cognito:username") or claims.get("username") or claims["sub"]
+        return Credential("account", token, str(claims["sub"]), str(name))
+    raise unauthorized()
+
+
+def verify_account_token(token: str) -> dict[str, Any]:
+    """The claims of a valid Cognito id or access token of this pool and app client."""
+    config = get_config()
+    try:
+        decoded = jwt.decode(token, _key_set(), algorithms=["RS256"])
+        registry = jwt.JWTClaimsRegistry(
+            now=int(clock.now().timestamp()),
+            leeway=30,
+            iss={"essential": True, "value": config.issuer},
+            exp={"essential": True},
+            sub={"essential": True},
+        )
+        registry.validate(decoded.claims)
+    except (JoseError, ValueError):
+        raise unauthorized("The account token is not valid; sign in again.") from None
+    claims = decoded.claims
+    use = claims.get("token_use")
+    audience = claims.get("aud") if use == "id" else claims.get("client_id")
+    if use not in ("id", "access") or audience != config.user_pool_client_id:
+        raise unauthorized("The account token is not for this app; sign in again.")
+    return claims
+
+
+def _key_set() -> KeySet:
+    url = get_config().jwks_url
+    with _keys_lock:
+        cached = _keys.get(url)
+    if cached is not None:
+        return cached
+    if not url.startswith(("https://", "http://")):
+        raise ApiError(500, "auth-misconfigured", "Account sign-in is not available right now.")
+    with urllib.request.urlopen(url, timeout=3) as response:  # noqa: S310  (scheme checked above)
+        keys = KeySet.import_key_set(json.loads(response.read()))
+    with _keys_lock:
+        _keys[url] = keys
+    return keys
+
+
+def reset_keys() -> None:
+    """Forget fetched signing keys (tests and the local stack switch pools)."""
+    with _keys_lock:
+        _keys.clear()

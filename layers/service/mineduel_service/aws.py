@@ -1,0 +1,59 @@
+"""Lazily built boto3 clients, one per service and process.
+
+Built on first use (not at import) so configuration and endpoints can be set first; botocore
+honours ``AWS_ENDPOINT_URL`` itself, which is how the same code talks to moto locally.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+import boto3
+from botocore.config import Config as BotoConfig
+
+from .config import get_config
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_kms import KMSClient
+    from mypy_boto3_scheduler import EventBridgeSchedulerClient
+
+_lock = threading.Lock()
+_clients: dict[str, Any] = {}
+_BOTO_CONFIG = BotoConfig(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=3)
+
+
+def _client(service: str) -> Any:
+    with _lock:
+        client = _clients.get(service)
+        if client is None:
+            client = boto3.client(  # type: ignore[call-overload]
+                service, region_name=get_config().region, config=_BOTO_CONFIG
+            )
+            _clients[service] = client
+        return client
+
+
+def dynamodb() -> DynamoDBClient:
+    """The DynamoDB client."""
+    client: DynamoDBClient = _client("dynamodb")
+    return client
+
+
+def kms() -> KMSClient:
+    """The KMS client."""
+    client: KMSClient = _client("kms")
+    return client
+
+
+def scheduler() -> EventBridgeSchedulerClient:
+    """The EventBridge Scheduler client."""
+    client: EventBridgeSchedulerClient = _client("scheduler")
+    return client
+
+
+def reset_clients() -> None:
+    """Drop every client (after the endpoint or the credentials changed)."""
+    with _lock:
+        _clients.clear()

@@ -1,0 +1,94 @@
+"""The API's errors: a status, a kebab-case code and one sentence a person can act on.
+
+Every refusal anywhere in the service is an ``ApiError``; ``http`` turns it into api.md's
+``{"error": {"code", "message"}}``. Messages are written here or from engine refusals, which
+never mention hidden cells, so no error can carry the seed or the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mineduel_engine import errors as engine
+
+
+class ApiError(Exception):
+    """A refusal with its HTTP status and api.md error code."""
+
+    def __init__(
+        self, status: int, code: str, message: str, details: list[dict[str, Any]] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def body(self) -> dict[str, Any]:
+        """The api.md error object."""
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            error["details"] = self.details
+        return {"error": error}
+
+
+def malformed(message: str) -> ApiError:
+    """400: the request cannot be parsed."""
+    return ApiError(400, "malformed-request", message)
+
+
+def unauthorized(message: str = "Send a valid token in the Authorization header.") -> ApiError:
+    """401: no or bad credentials."""
+    return ApiError(401, "unauthorized", message)
+
+
+def forbidden(code: str, message: str) -> ApiError:
+    """403: the caller may not do this."""
+    return ApiError(403, code, message)
+
+
+def not_found(message: str = "There is no such game.") -> ApiError:
+    """404: no such game (also for games the caller may not see)."""
+    return ApiError(404, "game-not-found", message)
+
+
+def conflict(code: str, message: str) -> ApiError:
+    """409: the game is not in the state the request assumed."""
+    return ApiError(409, code, message)
+
+
+def invalid(code: str, message: str, details: list[dict[str, Any]] | None = None) -> ApiError:
+    """422: well-formed but invalid."""
+    return ApiError(422, code, message, details)
+
+
+def too_large(limit: int) -> ApiError:
+    """413: the body is over the limit."""
+    return ApiError(413, "body-too-large", f"Send a request body of at most {limit} bytes.")
+
+
+_ENGINE_REFUSALS: list[tuple[type[engine.EngineError], int, str]] = [
+    (engine.GameOver, 409, "game-not-active"),
+    (engine.NotYourTurn, 403, "not-your-turn"),
+    (engine.SeatOut, 403, "seat-out"),
+    (engine.UnknownSeat, 403, "not-your-seat"),
+    (engine.CellNotCovered, 409, "cell-not-covered"),
+    (engine.OffBoard, 422, "off-board"),
+    (engine.UnknownAction, 422, "unknown-action"),
+    (engine.UnknownVariant, 422, "unknown-variant"),
+    (engine.InvalidSettings, 422, "invalid-settings"),
+]
+
+
+def from_engine(exc: engine.EngineError) -> ApiError:
+    """Map an engine refusal to its API error (its message names only public things)."""
+    for kind, status, code in _ENGINE_REFUSALS:
+        if isinstance(exc, kind):
+            return ApiError(status, code, _sentence(str(exc)))
+    return ApiError(422, "illegal-move", _sentence(str(exc)))
+
+
+def _sentence(text: str) -> str:
+    text = text.strip() or "The move is not allowed"
+    text = text[0].upper() + text[1:]
+    return text if text.endswith(".") else text + "."

@@ -1,0 +1,203 @@
+"""The HTTP edge shared by the API functions: the resolver, error mapping, body limits.
+
+One place maps every failure to api.md's error shape: ``ApiError`` as it is, pydantic
+validation as 400 (malformed JSON) or 422 (with ``details``), engine refusals by kind, anything
+unexpected as a bare 500 whose message says nothing about the game. Bodies over the configured
+size are refused with 413 before anything parses them.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable
+from typing import Any, cast
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+    ResponseValidationError,
+)
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from mineduel_engine.errors import EngineError
+
+from . import auth, errors
+from .config import get_config
+from .models import ErrorOut
+from .observability import logger, metrics, tracer
+
+Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
+
+_ERROR_STATUSES = {
+    400: "Malformed request (not JSON).",
+    401: "No or bad credentials.",
+    403: "Not allowed (not your seat, not your turn).",
+    404: "No such game.",
+    409: "Conflict (stale expected_move, cell already open, game not active).",
+    413: "Body too large.",
+    422: "Well-formed but invalid.",
+}
+ERRORS: dict[int, Any] = {
+    status: {
+        "description": description,
+        "content": {content_types.APPLICATION_JSON: {"model": ErrorOut}},
+    }
+    for status, description in _ERROR_STATUSES.items()
+}
+"""The OpenAPI ``responses`` of every route: api.md's error shape for each 4xx."""
+
+
+def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response[Any]:
+    """A JSON response."""
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=body,
+        headers=headers or {},
+    )
+
+
+def error_response(error: errors.ApiError) -> Response[Any]:
+    """api.md's error shape for ``error``."""
+    return json_response(error.status, error.body())
+
+
+def new_app() -> APIGatewayHttpResolver:
+    """A resolver that validates with pydantic and answers every failure in api.md's shape."""
+    app = APIGatewayHttpResolver(enable_validation=True, response_validation_error_http_code=500)
+    for kind, handler in _EXCEPTION_HANDLERS:
+        app.exception_handler(kind)(handler)
+    return app
+
+
+def _api_error(exc: errors.ApiError) -> Response[Any]:
+    if exc.status >= 500:
+        logger.error("request failed", extra={"code": exc.code})
+    return error_response(exc)
+
+
+def _engine_error(exc: EngineError) -> Response[Any]:
+    return error_response(errors.from_engine(exc))
+
+
+def _invalid(exc: RequestValidationError) -> Response[Any]:
+    return error_response(validation_error(exc.errors()))
+
+
+def _content_type(exc: RequestUnsupportedContentType) -> Response[Any]:
+    return error_response(errors.malformed("Send the body as application/json."))
+
+
+def _bad_response(exc: ResponseValidationError) -> Response[Any]:
+    logger.error("response failed its own model", extra={"errors": len(exc.errors())})
+    return error_response(_internal())
+
+
+def _no_route(exc: NotFoundError) -> Response[Any]:
+    return error_response(errors.ApiError(404, "no-such-route", "There is no such endpoint."))
+
+
+def _unexpected(exc: Exception) -> Response[Any]:
+    # Only the exception's type is logged: messages of AWS or library errors are not ours to
+    # vouch for, and nothing hidden may reach a log line.
+    logger.error("unexpected failure", extra={"exception": type(exc).__name__})
+    return error_response(_internal())
+
+
+_EXCEPTION_HANDLERS: list[tuple[type[Exception], Callable[[Any], Response[Any]]]] = [
+    (errors.ApiError, _api_error),
+    (EngineError, _engine_error),
+    (RequestValidationError, _invalid),
+    (RequestUnsupportedContentType, _content_type),
+    (ResponseValidationError, _bad_response),
+    (NotFoundError, _no_route),
+    (Exception, _unexpected),
+]
+
+
+def _internal() -> errors.ApiError:
+    return errors.ApiError(500, "internal-error", "Something went wrong on our side; try again.")
+
+
+def validation_error(problems: Any) -> errors.ApiError:
+    """400 for a body that is not JSON, else 422 with one detail per problem (no input echoed)."""
+    items = list(problems)
+    if any(p.get("type") == "json_invalid" for p in items):
+        return errors.malformed("The body is not valid JSON.")
+    details = [
+        {
+            "loc": [str(part) for part in p.get("loc", ())],
+            "msg": str(p.get("msg", "invalid value")),
+            "type": str(p.get("type", "value_error")),
+        }
+        for p in items
+    ]
+    where = ", ".join(".".join(d["loc"][1:] or d["loc"]) for d in details[:3])
+    return errors.invalid(
+        "invalid-request", f"Fix these fields and send again: {where or 'body'}.", details
+    )
+
+
+def body_size(event: dict[str, Any]) -> int:
+    """The request body's size in bytes (decoded when API Gateway base64-encoded it)."""
+    body = event.get("body")
+    if not body:
+        return 0
+    if event.get("isBase64Encoded"):
+        try:
+            return len(base64.b64decode(body, validate=False))
+        except (binascii.Error, ValueError):
+            return len(body)
+    return len(str(body).encode("utf-8"))
+
+
+def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
+    """The Lambda entry point of an API function: size limit, logging, tracing, metrics."""
+
+    @logger.inject_lambda_context(
+        correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False, clear_state=True
+    )
+    @tracer.capture_lambda_handler(capture_response=False)
+    @metrics.log_metrics
+    def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        limit = get_config().max_body_bytes
+        if body_size(event) > limit:
+            return _raw(errors.too_large(limit))
+        return app.resolve(event, context)
+
+    return cast(Handler, handler)
+
+
+def _raw(error: errors.ApiError) -> dict[str, Any]:
+    return {
+        "statusCode": error.status,
+        "headers": {"Content-Type": content_types.APPLICATION_JSON},
+        "body": json.dumps(error.body()),
+        "isBase64Encoded": False,
+    }
+
+
+def token(app: APIGatewayHttpResolver) -> str | None:
+    """The caller's bearer token, if any."""
+    return auth.bearer(dict(app.current_event.headers or {}))
+
+
+def header(app: APIGatewayHttpResolver, name: str) -> str | None:
+    """A request header, case-insensitively."""
+    lowered = name.lower()
+    for key, value in (app.current_event.headers or {}).items():
+        if key.lower() == lowered:
+            return str(value)
+    return None
+
+
+def etag_matches(if_none_match: str | None, tag: str) -> bool:
+    """True when an ``If-None-Match`` header names ``tag`` (or is ``*``)."""
+    if not if_none_match:
+        return False
+    candidates = [part.strip().removeprefix("W/") for part in if_none_match.split(",")]
+    return "*" in candidates or tag in candidates

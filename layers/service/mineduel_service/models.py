@@ -1,0 +1,194 @@
+"""The API's request and response models (api.md), validated by pydantic at the edge.
+
+Request models refuse what api.md does not allow (strict types, ranges, lengths), so bad input
+is a 4xx before any use case runs. Response models are what the OpenAPI document is generated
+from; their field names are the contract with every client: add fields, never rename or drop.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CLIENT_SEED = r"^[A-Za-z0-9._~-]{0,64}$"
+SeatKind = Literal["account", "guest", "bot", "open"]
+Status = Literal["waiting", "active", "finished"]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class _Response(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------------------- requests
+class CreateGameRequest(_Request):
+    """``POST /v1/games``: every field optional; the defaults are api.md's."""
+
+    variant: str = Field(default="mine-duel", min_length=1, max_length=32)
+    seats: int = Field(default=2, ge=2, le=4)
+    bots: int = Field(default=1, ge=0, le=3)
+    bot_level: str = Field(default="hard", min_length=1, max_length=16)
+    move_deadline_s: int = Field(default=86400, ge=60, le=604800)
+    rated: bool = False
+    invite: list[str] = Field(default_factory=list, max_length=3)
+
+
+class JoinRequest(_Request):
+    """``POST /v1/games/{game_id}/join``."""
+
+    client_seed: str | None = Field(default=None, pattern=CLIENT_SEED)
+
+
+class CommitRequest(_Request):
+    """``POST /v1/games/{game_id}/moves``: the armed cell and the move count the client saw."""
+
+    row: int = Field(ge=0, le=63)
+    col: int = Field(ge=0, le=63)
+    expected_move: int = Field(ge=0, le=100_000)
+    action: str = Field(default="tap", min_length=1, max_length=16)
+    client_seed: str | None = Field(default=None, pattern=CLIENT_SEED)
+
+
+class ExpiryEvent(_Request):
+    """What a turn schedule delivers to the expiry function (``scheduling.expiry_input``)."""
+
+    game_id: str = Field(min_length=1, max_length=64)
+    move_count: int = Field(ge=0)
+    deadline: str = Field(min_length=1, max_length=32)
+
+
+# ---------------------------------------------------------------------------- responses
+class GuestOut(_Response):
+    """A new guest: the token is shown once and stored only as a hash."""
+
+    token: str
+    player_id: str
+    expires_at: str
+
+
+class SeatOut(_Response):
+    """One seat as everybody sees it."""
+
+    seat: int
+    player_id: str | None
+    name: str
+    kind: SeatKind
+    mines: int
+    safe_taps: int
+    out: bool
+    client_seed: str
+    place: int | None
+
+
+class TurnOut(_Response):
+    """Whose turn it is and until when."""
+
+    seat: int
+    deadline: str
+
+
+class ResultOut(_Response):
+    """How the game ended."""
+
+    reason: Literal["reach", "field-done", "resign", "timeout"]
+    winner: int | None
+    places: list[int]
+
+
+class GameOut(_Response):
+    """api.md's Game."""
+
+    game_id: str
+    variant: str
+    status: Status
+    width: int
+    height: int
+    mines: int
+    mines_left: int
+    move_deadline_s: int
+    rated: bool
+    created_at: str
+    seats: list[SeatOut]
+    turn: TurnOut | None
+    move_count: int
+    board: list[str]
+    commitment: str
+    seed: str | None
+    result: ResultOut | None
+    bot_level: str | None = None
+
+
+class MoveOut(_Response):
+    """api.md's Move."""
+
+    n: int
+    seat: int
+    action: Literal["tap", "resign", "timeout"]
+    row: int | None
+    col: int | None
+    result: Literal["mine", "safe"] | None
+    opened: list[list[int]]
+    flagged: list[list[int]]
+    at: str
+
+
+class CommitOut(_Response):
+    """What a commit caused: the game after it and every move it played, bots' included."""
+
+    game: GameOut
+    moves: list[MoveOut]
+
+
+class MovesOut(_Response):
+    """A slice of the move log, oldest first."""
+
+    moves: list[MoveOut]
+
+
+class VerdictOut(BaseModel):
+    """The server's own check of a finished game (the offline verifier repeats it)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    checked: bool
+    ok: bool
+    problems: list[str]
+
+
+class VerificationOut(BaseModel):
+    """api.md's Verification document: self-contained, checkable offline."""
+
+    model_config = ConfigDict(extra="allow")
+
+    game_id: str
+    protocol: str
+    variant: str
+    status: Status
+    width: int
+    height: int
+    mines: int
+    commitment: str
+    seed: str | None
+    client_seeds: list[str]
+    field: list[str] | None
+    moves: list[dict[str, Any]]
+    result: ResultOut | None
+    verdict: VerdictOut
+
+
+class ErrorBody(_Response):
+    """The inside of an error answer."""
+
+    code: str
+    message: str
+    details: list[dict[str, Any]] | None = None
+
+
+class ErrorOut(_Response):
+    """api.md's error shape."""
+
+    error: ErrorBody

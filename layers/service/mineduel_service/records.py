@@ -1,0 +1,113 @@
+"""A game as the service keeps it: the public state plus what only the server holds.
+
+One DynamoDB item holds everything a commit needs (public snapshot, seats with player ids and
+guest token hashes, client seeds, seed ciphertext, commitment, deadline), so a commit reads
+exactly one item. Nothing here is hidden information: the seed is ciphertext until the game
+ends, and the state is the public board (the engine's ``GameState`` holds nothing else).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Literal
+
+from mineduel_engine import GameState, Settings
+
+SeatKind = Literal["account", "guest", "bot", "open"]
+Status = Literal["waiting", "active", "finished"]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits in a seat, and for guests the hash of their token (how the commit checks them)."""
+
+    kind: SeatKind
+    player_id: str | None = None
+    name: str = "Open seat"
+    client_seed: str = ""
+    token_hash: str | None = None
+    token_expires: int | None = None
+    reserved_for: str | None = None
+
+    def evolve(self, **changes: Any) -> Seat:
+        """A copy with ``changes``."""
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything stored about one game, in its single item."""
+
+    game_id: str
+    state: GameState
+    seats: tuple[Seat, ...]
+    status: Status
+    commitment: str
+    seed_ciphertext: bytes = field(repr=False)
+    move_deadline_s: int
+    rated: bool
+    bot_level: str
+    created_at: str
+    deadline: str | None
+    version: int = 0
+    seed_hex: str | None = field(default=None, repr=False)
+
+    @property
+    def settings(self) -> Settings:
+        """The game's fixed settings."""
+        return self.state.settings
+
+    @property
+    def client_seeds(self) -> list[str]:
+        """One client seed per seat, in seat order (fairness.md step 4)."""
+        return [seat.client_seed for seat in self.seats]
+
+    def evolve(self, **changes: Any) -> GameRecord:
+        """A copy with ``changes``."""
+        return replace(self, **changes)
+
+    def body_json(self) -> str:
+        """The JSON document stored in the item (everything but the ciphertext)."""
+        return json.dumps(
+            {
+                "state": self.state.to_dict(),
+                "seats": [asdict(seat) for seat in self.seats],
+                "commitment": self.commitment,
+                "move_deadline_s": self.move_deadline_s,
+                "rated": self.rated,
+                "bot_level": self.bot_level,
+                "created_at": self.created_at,
+                "seed": self.seed_hex,
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_parts(
+        cls,
+        *,
+        game_id: str,
+        body: str,
+        status: str,
+        deadline: str | None,
+        version: int,
+        seed_ciphertext: bytes,
+    ) -> GameRecord:
+        """Rebuild a record from its stored parts."""
+        data = json.loads(body)
+        return cls(
+            game_id=game_id,
+            state=GameState.from_dict(data["state"]),
+            seats=tuple(Seat(**seat) for seat in data["seats"]),
+            status=status,  # type: ignore[arg-type]
+            commitment=data["commitment"],
+            seed_ciphertext=seed_ciphertext,
+            move_deadline_s=int(data["move_deadline_s"]),
+            rated=bool(data["rated"]),
+            bot_level=str(data["bot_level"]),
+            created_at=str(data["created_at"]),
+            deadline=deadline,
+            version=version,
+            seed_hex=data.get("seed"),
+        )

@@ -1,0 +1,314 @@
+"""DynamoDB: the games table (one item per game, one per move, guests, idempotency records).
+
+Layout (single table, ``pk``/``sk``):
+- ``GAME#<id>`` / ``GAME``: the game item (``records.GameRecord``), with ``status``,
+  ``move_count``, ``turn_seat``, ``deadline`` and ``version`` as top-level attributes so
+  writes can be conditioned on them;
+- ``GAME#<id>`` / ``MOVE#<n, 6 digits>``: one append-only item per move, never rewritten;
+- ``GUEST#<token hash>`` / ``GUEST``: a guest (expires by TTL);
+- ``IDEM#<player>#<key hash>`` / ``IDEM``: the first answer to an Idempotency-Key (TTL).
+
+A commit is one ``TransactWriteItems``: the game item conditioned on the exact state it was
+computed from, every new move conditioned on not existing, and the idempotency record likewise,
+so of racing commits exactly one lands and nothing is ever half-written. Reads are consistent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from . import aws
+from .config import get_config
+from .records import GameRecord
+
+MOVE_DIGITS = 6
+NO_TURN = -1
+
+
+class WriteConflict(Exception):
+    """A conditional write lost: the game changed, or the same move/record already exists."""
+
+    def __init__(self, reasons: Sequence[str]) -> None:
+        super().__init__("conditional write refused")
+        self.reasons = tuple(reasons)
+
+    @property
+    def game_changed(self) -> bool:
+        """The game item no longer matched what the write was computed from."""
+        return bool(self.reasons) and self.reasons[0] == "ConditionalCheckFailed"
+
+    @property
+    def idempotency_record_exists(self) -> bool:
+        """The idempotency record was written by a concurrent duplicate request."""
+        return bool(self.reasons) and self.reasons[-1] == "ConditionalCheckFailed"
+
+
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    """The first answer to one caller's Idempotency-Key, and the request it answered."""
+
+    fingerprint: str
+    status: int
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class IdempotencyWrite:
+    """An idempotency record to write with a commit: whose key it is and when it expires."""
+
+    player_id: str
+    key_hash: str
+    record: IdempotencyRecord
+    expires_at: int
+
+
+@dataclass(frozen=True)
+class Guest:
+    """A stored guest."""
+
+    player_id: str
+    expires_at: int
+
+
+def _table() -> str:
+    return get_config().table_name
+
+
+def game_key(game_id: str) -> dict[str, Any]:
+    """The game item's key."""
+    return {"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "GAME"}}
+
+
+def move_sort_key(n: int) -> str:
+    """A move's sort key; zero-padded so the log sorts by move number."""
+    return f"MOVE#{n:0{MOVE_DIGITS}d}"
+
+
+def idempotency_key(player_id: str, key_hash: str) -> dict[str, Any]:
+    """An idempotency record's key: scoped to the caller, so keys never collide across players."""
+    return {"pk": {"S": f"IDEM#{player_id}#{key_hash}"}, "sk": {"S": "IDEM"}}
+
+
+# ---------------------------------------------------------------------------- games
+def game_item(record: GameRecord) -> dict[str, Any]:
+    """The DynamoDB item of a game."""
+    turn = record.state.turn
+    return {
+        **game_key(record.game_id),
+        "status": {"S": record.status},
+        "move_count": {"N": str(record.state.move_count)},
+        "turn_seat": {"N": str(NO_TURN if turn is None else turn)},
+        "deadline": {"S": record.deadline or ""},
+        "version": {"N": str(record.version)},
+        "body": {"S": record.body_json()},
+        "seed_ct": {"B": record.seed_ciphertext},
+    }
+
+
+def parse_game(game_id: str, item: dict[str, Any]) -> GameRecord:
+    """A game record from its item."""
+    return GameRecord.from_parts(
+        game_id=game_id,
+        body=item["body"]["S"],
+        status=item["status"]["S"],
+        deadline=item["deadline"]["S"] or None,
+        version=int(item["version"]["N"]),
+        seed_ciphertext=bytes(item["seed_ct"]["B"]),
+    )
+
+
+def get_game(game_id: str) -> GameRecord | None:
+    """The game, read consistently; None when there is no such game."""
+    item = aws.dynamodb().get_item(TableName=_table(), Key=game_key(game_id), ConsistentRead=True)
+    found = item.get("Item")
+    return parse_game(game_id, found) if found else None
+
+
+def get_game_with_record(
+    game_id: str, player_id: str, key_hash: str
+) -> tuple[GameRecord | None, IdempotencyRecord | None]:
+    """The game and the caller's idempotency record, in one consistent ``BatchGetItem``."""
+    keys = [game_key(game_id), idempotency_key(player_id, key_hash)]
+    request: dict[str, Any] = {_table(): {"Keys": keys, "ConsistentRead": True}}
+    found: list[dict[str, Any]] = []
+    while request:
+        answer = aws.dynamodb().batch_get_item(RequestItems=request)
+        found.extend(answer.get("Responses", {}).get(_table(), []))
+        request = answer.get("UnprocessedKeys") or {}
+    game = next((i for i in found if i["sk"]["S"] == "GAME"), None)
+    idem = next((i for i in found if i["sk"]["S"] == "IDEM"), None)
+    return (
+        parse_game(game_id, game) if game else None,
+        _parse_idempotency(idem) if idem else None,
+    )
+
+
+def get_idempotency_record(player_id: str, key_hash: str) -> IdempotencyRecord | None:
+    """One idempotency record (read after a concurrent duplicate won the race)."""
+    answer = aws.dynamodb().get_item(
+        TableName=_table(), Key=idempotency_key(player_id, key_hash), ConsistentRead=True
+    )
+    item = answer.get("Item")
+    return _parse_idempotency(item) if item else None
+
+
+def _parse_idempotency(item: dict[str, Any]) -> IdempotencyRecord:
+    return IdempotencyRecord(
+        fingerprint=item["fingerprint"]["S"],
+        status=int(item["status"]["N"]),
+        body=json.loads(item["response"]["S"]),
+    )
+
+
+def put_new_game(record: GameRecord) -> None:
+    """Store a new game (never over an existing one)."""
+    aws.dynamodb().put_item(
+        TableName=_table(),
+        Item=game_item(record),
+        ConditionExpression="attribute_not_exists(pk)",
+    )
+
+
+def replace_game(record: GameRecord, previous: GameRecord) -> None:
+    """Overwrite a game item only if it is still exactly ``previous`` (same version)."""
+    try:
+        aws.dynamodb().put_item(
+            TableName=_table(),
+            Item=game_item(record),
+            ConditionExpression="version = :v",
+            ExpressionAttributeValues={":v": {"N": str(previous.version)}},
+        )
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+            raise WriteConflict(["ConditionalCheckFailed"]) from None
+        raise
+
+
+def commit(
+    after: GameRecord,
+    before: GameRecord,
+    moves: Sequence[dict[str, Any]],
+    idempotency: IdempotencyWrite | None = None,
+) -> None:
+    """Write the game's new state, its new moves and the idempotency record, all or nothing.
+
+    The game item is conditioned on ``before``'s move count, turn, status, deadline and version;
+    moves and the record on not existing.
+    """
+    table = _table()
+    condition = (
+        "move_count = :mc AND turn_seat = :turn AND #status = :status "
+        "AND deadline = :deadline AND version = :v"
+    )
+    before_turn = before.state.turn
+    items: list[dict[str, Any]] = [
+        {
+            "Put": {
+                "TableName": table,
+                "Item": game_item(after),
+                "ConditionExpression": condition,
+                "ExpressionAttributeNames": {"#status": "status"},
+                "ExpressionAttributeValues": {
+                    ":mc": {"N": str(before.state.move_count)},
+                    ":turn": {"N": str(NO_TURN if before_turn is None else before_turn)},
+                    ":status": {"S": before.status},
+                    ":deadline": {"S": before.deadline or ""},
+                    ":v": {"N": str(before.version)},
+                },
+            }
+        }
+    ]
+    for move in moves:
+        items.append(
+            {
+                "Put": {
+                    "TableName": table,
+                    "Item": {
+                        "pk": {"S": f"GAME#{after.game_id}"},
+                        "sk": {"S": move_sort_key(int(move["n"]))},
+                        "n": {"N": str(move["n"])},
+                        "move": {"S": json.dumps(move, separators=(",", ":"))},
+                    },
+                    "ConditionExpression": "attribute_not_exists(pk)",
+                }
+            }
+        )
+    if idempotency is not None:
+        record = idempotency.record
+        items.append(
+            {
+                "Put": {
+                    "TableName": table,
+                    "Item": {
+                        **idempotency_key(idempotency.player_id, idempotency.key_hash),
+                        "fingerprint": {"S": record.fingerprint},
+                        "status": {"N": str(record.status)},
+                        "response": {"S": json.dumps(record.body, separators=(",", ":"))},
+                        "game_id": {"S": after.game_id},
+                        "expires_ttl": {"N": str(idempotency.expires_at)},
+                    },
+                    "ConditionExpression": "attribute_not_exists(pk)",
+                }
+            }
+        )
+    try:
+        aws.dynamodb().transact_write_items(TransactItems=items)  # type: ignore[arg-type]
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") == "TransactionCanceledException":
+            reasons = exc.response.get("CancellationReasons") or []
+            raise WriteConflict([str(r.get("Code", "None")) for r in reasons]) from None
+        raise
+
+
+def list_moves(game_id: str, after: int = 0) -> list[dict[str, Any]]:
+    """The game's moves numbered above ``after``, oldest first (consistent read)."""
+    moves: list[dict[str, Any]] = []
+    request: dict[str, Any] = {
+        "TableName": _table(),
+        "KeyConditionExpression": "pk = :pk AND sk > :from",
+        "ExpressionAttributeValues": {
+            ":pk": {"S": f"GAME#{game_id}"},
+            ":from": {"S": move_sort_key(after)},
+        },
+        "ConsistentRead": True,
+    }
+    while True:
+        answer = aws.dynamodb().query(**request)
+        moves.extend(json.loads(item["move"]["S"]) for item in answer.get("Items", []))
+        last = answer.get("LastEvaluatedKey")
+        if not last:
+            return moves
+        request["ExclusiveStartKey"] = last
+
+
+# ---------------------------------------------------------------------------- guests
+def put_guest(token_hash: str, player_id: str, expires_at: int) -> None:
+    """Store a guest under its token hash (never the token); TTL removes it after expiry."""
+    aws.dynamodb().put_item(
+        TableName=_table(),
+        Item={
+            "pk": {"S": f"GUEST#{token_hash}"},
+            "sk": {"S": "GUEST"},
+            "player_id": {"S": player_id},
+            "expires_ttl": {"N": str(expires_at)},
+        },
+        ConditionExpression="attribute_not_exists(pk)",
+    )
+
+
+def get_guest(token_hash: str) -> Guest | None:
+    """The guest whose token hashes to ``token_hash``."""
+    answer = aws.dynamodb().get_item(
+        TableName=_table(),
+        Key={"pk": {"S": f"GUEST#{token_hash}"}, "sk": {"S": "GUEST"}},
+        ConsistentRead=True,
+    )
+    item = answer.get("Item")
+    if not item:
+        return None
+    return Guest(player_id=item["player_id"]["S"], expires_at=int(item["expires_ttl"]["N"]))

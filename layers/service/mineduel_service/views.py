@@ -1,0 +1,72 @@
+"""What a caller sees of a game: api.md's Game and Move objects, built from public data only.
+
+The view is made from the record's public state (the engine's ``GameState`` has no hidden
+cells) and its seats; guest token hashes never leave the record. The seed appears only once the
+game is finished, when it is public by design.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from mineduel_engine import Move
+
+from .records import GameRecord
+
+
+def game_view(record: GameRecord) -> dict[str, Any]:
+    """api.md's Game object."""
+    state = record.state
+    settings = record.settings
+    result = state.result
+    seats = [
+        {
+            "seat": i,
+            "player_id": seat.player_id,
+            "name": seat.name,
+            "kind": seat.kind,
+            "mines": public.mines,
+            "safe_taps": public.safe_taps,
+            "out": public.out,
+            "client_seed": seat.client_seed,
+            "place": result.places[i] if result else None,
+        }
+        for i, (seat, public) in enumerate(zip(record.seats, state.seats, strict=True))
+    ]
+    active = record.status == "active" and state.turn is not None and record.deadline
+    finished = record.status == "finished"
+    return {
+        "game_id": record.game_id,
+        "variant": settings.variant,
+        "status": record.status,
+        "width": settings.width,
+        "height": settings.height,
+        "mines": settings.mines,
+        "mines_left": state.mines_left,
+        "move_deadline_s": record.move_deadline_s,
+        "rated": record.rated,
+        "created_at": record.created_at,
+        "seats": seats,
+        "turn": {"seat": state.turn, "deadline": record.deadline} if active else None,
+        "move_count": state.move_count,
+        "board": state.board(),
+        "commitment": record.commitment,
+        "seed": record.seed_hex if finished else None,
+        "result": result.to_dict() if result else None,
+        "bot_level": record.bot_level if any(s.kind == "bot" for s in record.seats) else None,
+    }
+
+
+def move_view(move: Move, at: str) -> dict[str, Any]:
+    """api.md's Move object: the engine's record plus the time it was played."""
+    return {**move.to_dict(), "at": at}
+
+
+def etag(body: Any) -> str:
+    """A strong ETag of a response body (same body, same tag)."""
+    digest = hashlib.sha256(
+        json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    ).hexdigest()
+    return f'"{digest[:32]}"'

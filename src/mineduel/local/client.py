@@ -1,0 +1,138 @@
+"""A minimal MineDuel API client, over real HTTP or straight into the local API object.
+
+The end-to-end tests use it over HTTP as any client would; the cost benchmark uses the same
+calls through :meth:`LocalApi.handle` in its own thread, so every AWS call a request causes can
+be attributed to it. The player's moves come from the engine's bot looking at the public Game
+only (what a human sees), so games last as long as real ones do.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from mineduel_engine import GameState
+from mineduel_engine.bot import choose_move
+
+from .http_events import HttpRequest, HttpResponse
+
+Transport = Callable[[HttpRequest], HttpResponse]
+TIMEOUT_S = 60
+
+
+def http_transport(base_url: str) -> Transport:
+    """Send requests to ``base_url`` over HTTP/1.1, one connection per request."""
+    parts = urlsplit(base_url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+
+    def send(request: HttpRequest) -> HttpResponse:
+        connection = http.client.HTTPConnection(host, port, timeout=TIMEOUT_S)
+        try:
+            target = request.path + (f"?{request.query}" if request.query else "")
+            connection.request(
+                request.method, target, body=request.body or None, headers=dict(request.headers)
+            )
+            answer = connection.getresponse()
+            return HttpResponse(answer.status, list(answer.getheaders()), answer.read())
+        finally:
+            connection.close()
+
+    return send
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A response: status, headers by lower-cased name, and the body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        """The body parsed as JSON."""
+        return json.loads(self.body)
+
+
+class ApiClient:
+    """Calls the API as one caller (with a bearer token once it has one)."""
+
+    def __init__(self, transport: Transport, token: str | None = None) -> None:
+        self.transport = transport
+        self.token = token
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Reply:
+        """One request; the body, if any, is sent as JSON."""
+        path, _, query = path.partition("?")
+        sent: dict[str, str] = {"accept": "application/json"}
+        if self.token:
+            sent["authorization"] = f"Bearer {self.token}"
+        payload = b""
+        if body is not None:
+            payload = json.dumps(body).encode("utf-8")
+            sent["content-type"] = "application/json"
+        sent.update(headers or {})
+        answer = self.transport(HttpRequest(method, path, query, list(sent.items()), payload))
+        lowered = {name.lower(): value for name, value in answer.headers}
+        return Reply(answer.status, lowered, answer.body)
+
+    def become_guest(self) -> dict[str, Any]:
+        """``POST /v1/guests``; the client then acts as that guest."""
+        reply = self.call("POST", "/v1/guests")
+        _expect(reply, 201)
+        guest: dict[str, Any] = reply.json()
+        self.token = guest["token"]
+        return guest
+
+    def create_game(self, **options: Any) -> dict[str, Any]:
+        """``POST /v1/games`` with ``options`` (api.md's defaults for the rest)."""
+        reply = self.call("POST", "/v1/games", options)
+        _expect(reply, 201)
+        game: dict[str, Any] = reply.json()
+        return game
+
+    def commit(self, game: Mapping[str, Any], row: int, col: int, key: str | None = None) -> Reply:
+        """``POST /v1/games/{id}/moves`` for (row, col) on the move count ``game`` shows."""
+        body = {"row": row, "col": col, "expected_move": game["move_count"], "action": "tap"}
+        headers = {"idempotency-key": key} if key else None
+        return self.call("POST", f"/v1/games/{game['game_id']}/moves", body, headers)
+
+
+def _expect(reply: Reply, status: int) -> None:
+    if reply.status != status:
+        raise AssertionError(f"expected {status}, got {reply.status}: {reply.body[:300]!r}")
+
+
+def public_state(game: Mapping[str, Any]) -> GameState:
+    """The engine's public state rebuilt from an API Game (what any client can see)."""
+    turn = game.get("turn")
+    return GameState.from_dict(
+        {
+            "variant": game["variant"],
+            "width": game["width"],
+            "height": game["height"],
+            "mines": game["mines"],
+            "seats": [
+                {"mines": s["mines"], "safe_taps": s["safe_taps"], "out": s["out"]}
+                for s in game["seats"]
+            ],
+            "board": game["board"],
+            "turn": turn["seat"] if turn else None,
+            "move_count": game["move_count"],
+            "result": None,
+        }
+    )
+
+
+def next_tap(game: Mapping[str, Any], level: str = "hard") -> tuple[int, int]:
+    """The cell a thoughtful player taps next, judged from the public Game alone."""
+    return choose_move(public_state(game), game["commitment"], level)

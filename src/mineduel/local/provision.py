@@ -1,0 +1,324 @@
+"""Create template.yaml's resources on the current boto3 endpoint and resolve the functions' env.
+
+The endpoint is whatever boto3 talks to right now: moto in-process (inside ``mock_aws``) or a
+moto server named by ``AWS_ENDPOINT_URL``. Resources are created on demand while expressions are
+resolved, so a ``!Ref`` or ``!GetAtt`` always finds its target already made, whatever the order
+in the file. Tests provision from the real template, so they cannot drift from the infrastructure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+from .template import ROOT_TEMPLATE, Template, TemplateError, load_template
+
+ACCOUNT_ID = "123456789012"
+DEFAULT_STACK = "mineduel-local"
+_SUB_VAR = re.compile(r"\$\{([^}!][^}]*)\}")
+
+
+@dataclass
+class Physical:
+    """A created resource: what ``!Ref`` gives and what each ``!GetAtt`` attribute gives."""
+
+    ref: str
+    attributes: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class LocalStack:
+    """The provisioned stack: physical ids, function ARNs and resolved function environments."""
+
+    template: Template
+    region: str
+    stack_name: str
+    resources: dict[str, Physical]
+    environments: dict[str, dict[str, str]]
+
+    @property
+    def function_arns(self) -> dict[str, str]:
+        """Each function's ARN by logical id."""
+        return {fn: self.resources[fn].attributes["Arn"] for fn in self.template.functions}
+
+    def function_for_arn(self, arn: str) -> str:
+        """The logical id of the function with ``arn`` (how a schedule's target is found)."""
+        for logical_id, fn_arn in self.function_arns.items():
+            if fn_arn == arn:
+                return logical_id
+        raise KeyError(f"no function of this stack has the ARN {arn}")
+
+    def ref(self, logical_id: str) -> str:
+        """What ``!Ref logical_id`` resolved to."""
+        return self.resources[logical_id].ref
+
+    def attribute(self, logical_id: str, name: str) -> str:
+        """What ``!GetAtt logical_id.name`` resolved to."""
+        return self.resources[logical_id].attributes[name]
+
+    def merged_environment(self) -> dict[str, str]:
+        """The union of every function's environment; the functions must agree on shared names.
+
+        All functions run in one process locally, so a name with two different values would
+        make one of them see the other's configuration.
+        """
+        merged: dict[str, str] = {}
+        for logical_id, env in self.environments.items():
+            for name, value in env.items():
+                if merged.setdefault(name, value) != value:
+                    raise TemplateError(f"{logical_id}: {name} differs between functions")
+        return merged
+
+    def export_environment(self) -> None:
+        """Put the functions' environment into ``os.environ`` and drop cached configuration."""
+        from mineduel_service.config import reset_config  # noqa: PLC0415  (the local stack's own dependency)
+
+        os.environ.update(self.merged_environment())
+        reset_config()
+
+
+def provision(
+    template_path: Path | str = ROOT_TEMPLATE,
+    *,
+    region: str,
+    stack_name: str = DEFAULT_STACK,
+) -> LocalStack:
+    """Create every resource the template declares and resolve each function's environment."""
+    template = load_template(template_path)
+    builder = _Builder(template, region, stack_name)
+    for logical_id in template.resources:
+        builder.ensure(logical_id)
+    environments = {
+        logical_id: {name: str(builder.resolve(value)) for name, value in fn.environment.items()}
+        | {"AWS_REGION": region, "AWS_DEFAULT_REGION": region}
+        for logical_id, fn in template.functions.items()
+    }
+    return LocalStack(template, region, stack_name, builder.created, environments)
+
+
+class _Builder:
+    """Resolves intrinsic functions, creating each referenced resource the first time it is met."""
+
+    def __init__(self, template: Template, region: str, stack_name: str) -> None:
+        self.template = template
+        self.region = region
+        self.stack_name = stack_name
+        self.created: dict[str, Physical] = {}
+        self._in_progress: set[str] = set()
+        self._pseudo = {
+            "AWS::Region": region,
+            "AWS::AccountId": ACCOUNT_ID,
+            "AWS::StackName": stack_name,
+            "AWS::Partition": "aws",
+            "AWS::URLSuffix": "amazonaws.com",
+        }
+        self._creators: dict[str, Callable[[str, dict[str, Any]], Physical]] = {
+            "AWS::DynamoDB::Table": self._table,
+            "AWS::KMS::Key": self._kms_key,
+            "AWS::KMS::Alias": self._kms_alias,
+            "AWS::Scheduler::ScheduleGroup": self._schedule_group,
+            "AWS::IAM::Role": self._role,
+            "AWS::Cognito::UserPool": self._user_pool,
+            "AWS::Cognito::UserPoolClient": self._user_pool_client,
+            "AWS::Serverless::Function": self._function,
+            "AWS::Serverless::HttpApi": self._http_api,
+            "AWS::Serverless::LayerVersion": self._layer,
+        }
+
+    # ------------------------------------------------------------------ resolution
+    def ensure(self, logical_id: str) -> Physical:
+        """The resource's physical ids, creating it first if needed."""
+        if logical_id in self.created:
+            return self.created[logical_id]
+        resource = self.template.resources.get(logical_id)
+        if resource is None:
+            raise TemplateError(f"{logical_id} is referenced but not declared")
+        if logical_id in self._in_progress:
+            raise TemplateError(f"{logical_id} depends on itself")
+        creator = self._creators.get(resource["Type"])
+        if creator is None:
+            raise TemplateError(f"{logical_id}: the local stack cannot create {resource['Type']}")
+        self._in_progress.add(logical_id)
+        try:
+            physical = creator(logical_id, resource.get("Properties", {}))
+        finally:
+            self._in_progress.discard(logical_id)
+        self.created[logical_id] = physical
+        return physical
+
+    def resolve(self, value: Any) -> Any:
+        """Resolve Ref, GetAtt, Sub and Join anywhere inside ``value``."""
+        if isinstance(value, list):
+            return [self.resolve(v) for v in value]
+        if not isinstance(value, Mapping):
+            return value
+        if len(value) == 1:
+            (key, arg), *_ = value.items()
+            if key == "Ref":
+                return self._ref(str(arg))
+            if key == "Fn::GetAtt":
+                target, attr = arg if isinstance(arg, list) else str(arg).split(".", 1)
+                return self._get_att(str(target), str(attr))
+            if key == "Fn::Sub":
+                return self._sub(arg)
+            if key == "Fn::Join":
+                separator, parts = arg
+                return str(separator).join(str(p) for p in self.resolve(parts))
+        return {k: self.resolve(v) for k, v in value.items()}
+
+    def _ref(self, name: str) -> str:
+        if name in self._pseudo:
+            return self._pseudo[name]
+        defaults = self.template.parameter_defaults
+        if name in defaults:
+            return str(defaults[name])
+        return self.ensure(name).ref
+
+    def _get_att(self, logical_id: str, attr: str) -> str:
+        attributes = self.ensure(logical_id).attributes
+        if attr not in attributes:
+            raise TemplateError(f"{logical_id} has no attribute {attr} in the local stack")
+        return attributes[attr]
+
+    def _sub(self, arg: Any) -> str:
+        text, variables = (arg, {}) if isinstance(arg, str) else (arg[0], arg[1])
+        resolved_vars = {k: str(self.resolve(v)) for k, v in variables.items()}
+
+        def one(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name in resolved_vars:
+                return resolved_vars[name]
+            if "." in name and not name.startswith("AWS::"):
+                target, attr = name.split(".", 1)
+                return self._get_att(target, attr)
+            return self._ref(name)
+
+        return _SUB_VAR.sub(one, str(text))
+
+    def _props(self, props: dict[str, Any]) -> dict[str, Any]:
+        resolved: dict[str, Any] = self.resolve(props)
+        return resolved
+
+    def _client(self, service: str) -> Any:
+        return boto3.client(service, region_name=self.region)  # type: ignore[call-overload]
+
+    def _arn(self, service: str, resource: str, *, region: bool = True) -> str:
+        return f"arn:aws:{service}:{self.region if region else ''}:{ACCOUNT_ID}:{resource}"
+
+    # ------------------------------------------------------------------ creators
+    def _table(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        name = p.get("TableName") or f"{self.stack_name}-{logical_id}"
+        kwargs: dict[str, Any] = {
+            "TableName": name,
+            "AttributeDefinitions": p["AttributeDefinitions"],
+            "KeySchema": p["KeySchema"],
+            "BillingMode": p.get("BillingMode", "PAY_PER_REQUEST"),
+        }
+        if p.get("GlobalSecondaryIndexes"):
+            kwargs["GlobalSecondaryIndexes"] = [
+                {k: v for k, v in gsi.items() if k != "ContributorInsightsSpecification"}
+                for gsi in p["GlobalSecondaryIndexes"]
+            ]
+        if p.get("SSESpecification", {}).get("SSEEnabled"):
+            kwargs["SSESpecification"] = {"Enabled": True}
+        dynamodb = self._client("dynamodb")
+        table = dynamodb.create_table(**kwargs)["TableDescription"]
+        ttl = p.get("TimeToLiveSpecification")
+        if ttl and ttl.get("Enabled"):
+            dynamodb.update_time_to_live(
+                TableName=name,
+                TimeToLiveSpecification={"AttributeName": ttl["AttributeName"], "Enabled": True},
+            )
+        if p.get("PointInTimeRecoverySpecification", {}).get("PointInTimeRecoveryEnabled"):
+            dynamodb.update_continuous_backups(
+                TableName=name,
+                PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True},
+            )
+        return Physical(name, {"Arn": table["TableArn"]})
+
+    def _kms_key(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        kms = self._client("kms")
+        meta = kms.create_key(Description=p.get("Description", logical_id))["KeyMetadata"]
+        if p.get("EnableKeyRotation"):
+            kms.enable_key_rotation(KeyId=meta["KeyId"])
+        return Physical(meta["KeyId"], {"Arn": meta["Arn"], "KeyId": meta["KeyId"]})
+
+    def _kms_alias(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        self._client("kms").create_alias(AliasName=p["AliasName"], TargetKeyId=p["TargetKeyId"])
+        return Physical(p["AliasName"])
+
+    def _schedule_group(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        name = p.get("Name") or f"{self.stack_name}-{logical_id}"
+        arn = self._client("scheduler").create_schedule_group(Name=name)["ScheduleGroupArn"]
+        return Physical(name, {"Arn": arn})
+
+    def _role(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        name = p.get("RoleName") or f"{self.stack_name}-{logical_id}"
+        iam = self._client("iam")
+        role = iam.create_role(
+            RoleName=name,
+            AssumeRolePolicyDocument=json.dumps(p["AssumeRolePolicyDocument"]),
+        )["Role"]
+        for policy in p.get("Policies", []):
+            iam.put_role_policy(
+                RoleName=name,
+                PolicyName=policy["PolicyName"],
+                PolicyDocument=json.dumps(policy["PolicyDocument"]),
+            )
+        return Physical(name, {"Arn": role["Arn"], "RoleId": role["RoleId"]})
+
+    def _user_pool(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        kwargs = {k: p[k] for k in _USER_POOL_KEYS if k in p}
+        pool = self._client("cognito-idp").create_user_pool(
+            PoolName=p.get("UserPoolName") or f"{self.stack_name}-{logical_id}", **kwargs
+        )["UserPool"]
+        return Physical(
+            pool["Id"],
+            {
+                "Arn": pool["Arn"],
+                "ProviderName": f"cognito-idp.{self.region}.amazonaws.com/{pool['Id']}",
+                "ProviderURL": f"https://cognito-idp.{self.region}.amazonaws.com/{pool['Id']}",
+            },
+        )
+
+    def _user_pool_client(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        kwargs = {k: p[k] for k in _USER_POOL_CLIENT_KEYS if k in p}
+        client = self._client("cognito-idp").create_user_pool_client(
+            UserPoolId=p["UserPoolId"],
+            ClientName=p.get("ClientName") or logical_id,
+            **kwargs,
+        )["UserPoolClient"]
+        return Physical(client["ClientId"])
+
+    def _function(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        name = self.resolve(props.get("FunctionName")) or logical_id
+        return Physical(name, {"Arn": self._arn("lambda", f"function:{name}")})
+
+    def _http_api(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        return Physical(f"local-{logical_id.lower()}")
+
+    def _layer(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        return Physical(self._arn("lambda", f"layer:{logical_id}:1"))
+
+
+_USER_POOL_KEYS = (
+    "Policies",
+    "AutoVerifiedAttributes",
+    "UsernameAttributes",
+    "UsernameConfiguration",
+)
+_USER_POOL_CLIENT_KEYS = ("GenerateSecret", "ExplicitAuthFlows", "PreventUserExistenceErrors")

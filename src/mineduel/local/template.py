@@ -1,0 +1,135 @@
+"""template.yaml as data: the functions (code, handler, environment, routes) and the resources.
+
+Loaded with cfn-lint's decoder, which understands the short intrinsic forms (``!Ref``, ``!Sub``,
+``!GetAtt``), and converted to plain dicts, lists and strings so nothing downstream depends on
+cfn-lint's node classes. Expressions are kept unresolved; ``provision`` resolves them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cfnlint.decode import decode  # type: ignore[import-untyped]
+
+FUNCTION_TYPE = "AWS::Serverless::Function"
+ROOT_TEMPLATE = Path(__file__).resolve().parents[3] / "template.yaml"
+
+
+class TemplateError(Exception):
+    """template.yaml cannot be read, or lacks something the local stack needs."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """One HTTP API route of a function: method and path (``{name}`` marks a path parameter)."""
+
+    method: str
+    path: str
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    """A Lambda function as the template declares it."""
+
+    logical_id: str
+    code_dir: Path
+    handler: str
+    environment: dict[str, Any]
+    routes: tuple[Route, ...]
+    properties: dict[str, Any] = field(repr=False)
+
+    @property
+    def module_file(self) -> Path:
+        """The handler's source file (``app.lambda_handler`` lives in ``<code_dir>/app.py``)."""
+        module, _, _ = self.handler.rpartition(".")
+        return self.code_dir / (module.replace(".", "/") + ".py")
+
+    @property
+    def handler_name(self) -> str:
+        """The handler's attribute name in its module."""
+        return self.handler.rpartition(".")[2]
+
+
+@dataclass(frozen=True)
+class Template:
+    """A decoded template: plain data plus the functions with Globals merged in."""
+
+    path: Path
+    body: dict[str, Any]
+    functions: dict[str, FunctionSpec]
+
+    @property
+    def resources(self) -> dict[str, dict[str, Any]]:
+        """Every resource by logical id."""
+        resources: dict[str, dict[str, Any]] = self.body.get("Resources", {})
+        return resources
+
+    def resources_of_type(self, resource_type: str) -> dict[str, dict[str, Any]]:
+        """The resources of one CloudFormation type, by logical id."""
+        return {k: v for k, v in self.resources.items() if v.get("Type") == resource_type}
+
+    @property
+    def parameter_defaults(self) -> dict[str, Any]:
+        """Each parameter's default value (what a local stack deploys with)."""
+        params: dict[str, Any] = self.body.get("Parameters", {})
+        return {name: spec.get("Default") for name, spec in params.items()}
+
+    def routes(self) -> list[tuple[Route, FunctionSpec]]:
+        """Every HTTP route with the function that serves it."""
+        return [(route, fn) for fn in self.functions.values() for route in fn.routes]
+
+
+def plain(node: Any) -> Any:
+    """Deep-convert cfn-lint's decoded nodes into builtin dicts, lists and strings."""
+    if isinstance(node, Mapping):
+        return {str(k): plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [plain(v) for v in node]
+    if isinstance(node, str):
+        return str(node)
+    return node
+
+
+def load_template(path: Path | str = ROOT_TEMPLATE) -> Template:
+    """Decode ``path`` and collect its functions (Globals.Function merged under each one)."""
+    path = Path(path).resolve()
+    decoded, problems = decode(str(path))
+    if problems or decoded is None:
+        raise TemplateError(f"{path}: {'; '.join(str(p) for p in problems) or 'empty template'}")
+    body: dict[str, Any] = plain(decoded)
+    global_fn: dict[str, Any] = body.get("Globals", {}).get("Function", {})
+    functions = {
+        logical_id: _function_spec(path.parent, logical_id, resource, global_fn)
+        for logical_id, resource in body.get("Resources", {}).items()
+        if resource.get("Type") == FUNCTION_TYPE
+    }
+    return Template(path=path, body=body, functions=functions)
+
+
+def _function_spec(
+    root: Path, logical_id: str, resource: dict[str, Any], global_fn: dict[str, Any]
+) -> FunctionSpec:
+    props = {**global_fn, **resource.get("Properties", {})}
+    environment = {
+        **global_fn.get("Environment", {}).get("Variables", {}),
+        **resource.get("Properties", {}).get("Environment", {}).get("Variables", {}),
+    }
+    code_uri, handler = props.get("CodeUri"), props.get("Handler")
+    if not isinstance(code_uri, str) or not isinstance(handler, str):
+        raise TemplateError(f"{logical_id}: CodeUri and Handler must be plain strings")
+    routes = tuple(
+        Route(str(event["Properties"]["Method"]).upper(), str(event["Properties"]["Path"]))
+        for event in props.get("Events", {}).values()
+        if event.get("Type") == "HttpApi"
+    )
+    return FunctionSpec(
+        logical_id=logical_id,
+        code_dir=(root / code_uri).resolve(),
+        handler=handler,
+        environment=environment,
+        routes=routes,
+        properties=props,
+    )
