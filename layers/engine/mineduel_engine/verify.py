@@ -6,8 +6,8 @@ every problem it finds in plain words rather than stopping at the first, so a pe
 the report sees the whole extent of a tampering. It never raises on a malformed document: a
 shape error is one more problem.
 
-A running game (``seed`` null and ``status`` not ``finished``) cannot be checked yet, because
-the seed is secret until the game ends: its verdict is ``checked=False, ok=False`` with no
+A running game (``seed`` null, ``status`` ``waiting`` or ``active``) cannot be checked yet,
+because the seed is secret until the game ends: its verdict is ``checked=False, ok=False`` with no
 problems, which says "nothing to check yet" and not "something is wrong".
 """
 
@@ -29,6 +29,7 @@ from .state import GameState
 from .verify_text import cell_list, describe_cells, describe_flags, result_text
 
 STATUSES = ("waiting", "active", "finished")
+RUNNING = ("waiting", "active")
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,7 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
     """Check a Verification document (api.md) from itself alone; see the module docstring."""
     if not isinstance(doc, Mapping):
         return Verdict(True, False, ("the document is not a JSON object",))
-    status = doc.get("status")
-    if doc.get("seed") is None and status != "finished":
+    if doc.get("seed") is None and doc.get("status") in RUNNING:
         return NOT_YET
     report = _Report()
     _check_status(doc, report)

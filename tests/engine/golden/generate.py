@@ -1,0 +1,96 @@
+"""Write the golden finished games: ``python tests/engine/golden/generate.py``.
+
+Each golden file is the Verification document of a deterministic sample game (seeds derived
+from fixed labels), as the server would publish it, moves with their ``at`` times included. The
+tests check that every file verifies, that tampering with it is caught, and that this script
+still produces exactly the stored files (so any change in the engine's outcomes is noticed).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from mineduel_engine import GameState, build_document
+from mineduel_engine.sample_games import SampleGame, play_sample
+
+HERE = Path(__file__).resolve().parent
+START = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
+
+
+def _at(n: int) -> str:
+    """A plausible commit time for move ``n`` (37 s apart), as the service's ``at``."""
+    return (START + timedelta(seconds=37 * n)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _out_at(plan: dict[int, str]) -> Callable[[GameState, int], str | None]:
+    """Put the seat to move out at the given move numbers."""
+    return lambda _state, n: plan.get(n)
+
+
+def _first_ending(prefix: str, seats: int, reason: str) -> SampleGame:
+    """The first sample game under ``prefix-k`` that ends for ``reason`` (deterministic)."""
+    for k in range(200):
+        game = play_sample(f"{prefix}-{k}", seats)
+        if game.state.result is not None and game.state.result.reason == reason:
+            return game
+    raise RuntimeError(f"no {seats}-seat sample ends by {reason}")
+
+
+def games() -> dict[str, SampleGame]:
+    """The golden games, by file name."""
+    return {
+        "two-seats-reach": play_sample("golden-2", 2, client_seeds=["alice-7", ""]),
+        "two-seats-resign": play_sample("golden-2r", 2, exits=_out_at({41: "resign"})),
+        "three-seats-field-done": _first_ending("golden-3", 3, "field-done"),
+        "three-seats-timeouts": play_sample(
+            "golden-3t",
+            3,
+            client_seeds=["a", "b.c", "~_-"],
+            exits=_out_at({9: "timeout", 30: "timeout"}),
+        ),
+        "four-seats-resign-then-reach": play_sample(
+            "golden-4", 4, client_seeds=["", "bob", "", "dee"], exits=_out_at({12: "resign"})
+        ),
+    }
+
+
+def document(game: SampleGame) -> dict[str, Any]:
+    """The game's Verification document, with the fields the service adds."""
+    moves = [{**move.to_dict(), "at": _at(move.n)} for move in game.moves]
+    doc = build_document(
+        game_id=game.game_id,
+        settings=game.settings,
+        commitment=game.commitment,
+        client_seeds=game.client_seeds,
+        moves=moves,
+        status="finished",
+        seed=game.seed,
+        result=game.state.result,
+    )
+    doc["move_deadline_s"] = 86_400
+    return doc
+
+
+def render(doc: dict[str, Any]) -> str:
+    """Stable JSON text: one move per line, so diffs stay readable."""
+    head = {k: v for k, v in doc.items() if k != "moves"}
+    lines = ",\n".join(f"  {json.dumps(move)}" for move in doc["moves"])
+    body = json.dumps(head, indent=1)[:-2]
+    return f'{body},\n "moves": [\n{lines}\n ]\n}}\n'
+
+
+def main() -> None:
+    """Write every golden file next to this script."""
+    for name, game in games().items():
+        path = HERE / f"{name}.json"
+        path.write_text(render(document(game)), encoding="utf-8")
+        result = game.state.result
+        print(f"{path.name}: {len(game.moves)} moves, {result.to_dict() if result else None}")
+
+
+if __name__ == "__main__":
+    main()
