@@ -7,8 +7,13 @@ are never logged whole (``POWERTOOLS_LOGGER_LOG_EVENT`` is false and handlers pa
 
 from __future__ import annotations
 
+import warnings
+
 from aws_lambda_powertools import Logger, Metrics, Tracer
 
 logger = Logger()
 tracer = Tracer()
 metrics = Metrics()
+
+# Reads publish no metric on purpose; Powertools would warn about that on every request.
+warnings.filterwarnings("ignore", message="No application metrics to publish")

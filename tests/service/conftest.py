@@ -1,0 +1,269 @@
+"""Fixtures for the service tests: template.yaml provisioned on moto, handlers called with
+events built from the real HTTP API v2 samples in ``events/``.
+
+``stack`` runs in-process moto (``mock_aws``); ``served_stack`` runs a moto server whose WSGI
+app is serialized by a lock (moto itself is not thread-safe), so handlers can be driven from
+many threads at once while AWS's side answers one request at a time, like a real service would
+serialize conflicting writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import threading
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mineduel_service import clock
+from mineduel_service.config import reset_config
+from moto import mock_aws
+from moto.moto_server.werkzeug_app import (
+    DomainDispatcherApplication,
+    MotoRequestHandler,
+    create_backend_app,
+)
+from werkzeug.serving import make_server
+
+from mineduel.local.invoke import Invoker
+from mineduel.local.provision import LocalStack, provision
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = ROOT / "events"
+REGION = "eu-west-1"
+
+
+@dataclass
+class Reply:
+    """A handler's HTTP answer, decoded."""
+
+    status: int
+    headers: dict[str, str]
+    body: Any
+
+    @property
+    def error_code(self) -> str | None:
+        """api.md's error code, when the body is an error."""
+        if isinstance(self.body, dict) and isinstance(self.body.get("error"), dict):
+            return str(self.body["error"].get("code"))
+        return None
+
+
+def load_samples() -> dict[str, dict[str, Any]]:
+    """The HTTP API v2 sample events, by route key (``"POST /v1/games/{game_id}/moves"``)."""
+    samples = {}
+    for path in sorted(EVENTS.glob("*.json")):
+        event = json.loads(path.read_text())
+        if "routeKey" in event:
+            samples[event["routeKey"]] = event
+    return samples
+
+
+class Api:
+    """Calls the stack's functions the way API Gateway would, from the sample events."""
+
+    def __init__(self, stack: LocalStack) -> None:
+        self.stack = stack
+        self.invoker = Invoker(stack)
+        self.samples = load_samples()
+        self.routes = [
+            (route.method, route.path, fn.logical_id) for route, fn in stack.template.routes()
+        ]
+
+    def _match(self, method: str, path: str) -> tuple[str, str, dict[str, str]]:
+        parts = path.strip("/").split("/")
+        for route_method, template, logical_id in self.routes:
+            pattern = template.strip("/").split("/")
+            if route_method != method or len(pattern) != len(parts):
+                continue
+            params: dict[str, str] = {}
+            for want, got in zip(pattern, parts, strict=True):
+                if want.startswith("{") and want.endswith("}"):
+                    params[want[1:-1]] = urllib.parse.unquote(got)
+                elif want != got:
+                    break
+            else:
+                return template, logical_id, params
+        raise AssertionError(f"no route for {method} {path}")
+
+    def event(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        raw_body: str | None = None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+        query: dict[str, str] | None = None,
+    ) -> tuple[str, dict[str, Any]]:
+        """The logical id of the function and the event API Gateway would send it."""
+        template, logical_id, params = self._match(method, path)
+        event = copy.deepcopy(self.samples[f"{method} {template}"])
+        event["rawPath"] = path
+        event["requestContext"]["http"]["path"] = path
+        event["headers"] = {
+            k: v
+            for k, v in event["headers"].items()
+            if k not in ("authorization", "if-none-match", "idempotency-key", "content-type")
+        }
+        event.pop("body", None)
+        event.pop("queryStringParameters", None)
+        event["rawQueryString"] = ""
+        if params:
+            event["pathParameters"] = params
+        else:
+            event.pop("pathParameters", None)
+        if token is not None:
+            event["headers"]["authorization"] = f"Bearer {token}"
+        text = raw_body if raw_body is not None else (None if body is None else json.dumps(body))
+        if text is not None:
+            event["body"] = text
+            event["headers"]["content-type"] = "application/json"
+            event["headers"]["content-length"] = str(len(text.encode()))
+        if query:
+            event["queryStringParameters"] = query
+            event["rawQueryString"] = urllib.parse.urlencode(query)
+        for name, value in (headers or {}).items():
+            event["headers"][name.lower()] = value
+        return logical_id, event
+
+    def call(self, method: str, path: str, **kwargs: Any) -> Reply:
+        """Invoke the function behind ``method path`` and decode its answer."""
+        logical_id, event = self.event(method, path, **kwargs)
+        raw = self.invoker.invoke(logical_id, event)
+        text = raw.get("body") or ""
+        return Reply(
+            status=int(raw["statusCode"]),
+            headers={k.lower(): v for k, v in (raw.get("headers") or {}).items()},
+            body=json.loads(text) if text else None,
+        )
+
+    # ---------------------------------------------------------------- conveniences
+    def guest(self) -> str:
+        """A fresh guest token."""
+        reply = self.call("POST", "/v1/guests")
+        assert reply.status == 201, reply.body
+        return str(reply.body["token"])
+
+    def bot_game(self, token: str, **body: Any) -> dict[str, Any]:
+        """A new game against the bot; returns the Game."""
+        reply = self.call("POST", "/v1/games", token=token, body={"bots": 1, **body})
+        assert reply.status == 201, reply.body
+        return dict(reply.body)
+
+    def commit(
+        self, token: str, game_id: str, row: int, col: int, expected: int, **extra: Any
+    ) -> Reply:
+        """Commit a tap."""
+        headers = extra.pop("headers", None)
+        body = {"row": row, "col": col, "expected_move": expected, "action": "tap", **extra}
+        return self.call(
+            "POST", f"/v1/games/{game_id}/moves", token=token, body=body, headers=headers
+        )
+
+    def expire(self, event: dict[str, Any]) -> str:
+        """Deliver a schedule's input to the expiry function, by its ARN like Scheduler does."""
+        arn = self.stack.environments["CommitMoveFunction"]["EXPIRY_FUNCTION_ARN"]
+        return str(self.invoker.invoke_arn(arn, event)["outcome"])
+
+
+_CREDENTIALS = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_DEFAULT_REGION": REGION,
+    "POWERTOOLS_TRACE_DISABLED": "true",
+}
+
+
+@contextlib.contextmanager
+def _aws_environment() -> Iterator[pytest.MonkeyPatch]:
+    """Fake credentials and region, no endpoint left over from elsewhere; all undone after."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE"):
+            patch.delenv(name, raising=False)
+        for name, value in _CREDENTIALS.items():
+            patch.setenv(name, value)
+        yield patch
+    reset_config()
+    clock.reset()
+
+
+def _export(stack: LocalStack, patch: pytest.MonkeyPatch) -> None:
+    for name, value in stack.merged_environment().items():
+        patch.setenv(name, value)
+    reset_config()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_clock() -> Iterator[None]:
+    """Every test starts on the system clock."""
+    clock.reset()
+    yield
+    clock.reset()
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[LocalStack]:
+    """template.yaml provisioned on in-process moto (once per module; tests use fresh games)."""
+    with _aws_environment() as patch, mock_aws():
+        provisioned = provision(region=REGION)
+        _export(provisioned, patch)
+        yield provisioned
+
+
+@pytest.fixture
+def api(stack: LocalStack) -> Api:
+    """The API, called through the handlers."""
+    return Api(stack)
+
+
+class _Serialized:
+    """A WSGI app that handles one request at a time (moto is not thread-safe)."""
+
+    def __init__(self, app: Callable[..., Any]) -> None:
+        self.app = app
+        self.lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        with self.lock:
+            return list(self.app(environ, start_response))
+
+
+@pytest.fixture(scope="module")
+def served_stack() -> Iterator[LocalStack]:
+    """template.yaml provisioned on a moto server (threaded HTTP, serialized backend)."""
+    server = make_server(
+        "127.0.0.1",
+        0,
+        _Serialized(DomainDispatcherApplication(create_backend_app)),
+        threaded=True,
+        request_handler=MotoRequestHandler,
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    endpoint = f"http://127.0.0.1:{server.server_port}"
+    try:
+        with _aws_environment() as patch:
+            patch.setenv("AWS_ENDPOINT_URL", endpoint)
+            # moto's backends are process-wide: start from nothing, whatever ran before.
+            reset = urllib.request.Request(f"{endpoint}/moto-api/reset", method="POST")
+            urllib.request.urlopen(reset).close()
+            provisioned = provision(region=REGION)
+            _export(provisioned, patch)
+            yield provisioned
+    finally:
+        server.shutdown()
+        thread.join()
+
+
+@pytest.fixture
+def served_api(served_stack: LocalStack) -> Api:
+    """The API on the served stack."""
+    return Api(served_stack)

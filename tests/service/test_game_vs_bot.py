@@ -1,0 +1,105 @@
+"""A whole game against the bot, driven through the handlers, then verified offline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mineduel_engine import Move, Settings, public_board
+from mineduel_engine.bot import choose_move
+from mineduel_engine.state import GameState
+
+from mineduel.cli import main as mineduel
+
+if TYPE_CHECKING:
+    from conftest import Api
+
+
+def play_to_the_end(api: Api, token: str, game: dict, level: str = "easy") -> dict:
+    """The guest plays with the bot's own public-information policy until the game ends."""
+    game_id = game["game_id"]
+    settings = Settings.for_variant(game["variant"], seats=len(game["seats"]))
+    seen_moves: list[dict] = []
+    first = True
+    while game["status"] == "active":
+        assert game["turn"]["seat"] == 0, "the bot must have moved inside the request"
+        state = GameState.from_dict(
+            {**game, "seats": game["seats"], "turn": 0, "eliminated": [], "result": None}
+        )
+        row, col = choose_move(state, game["commitment"], level)
+        extra = {"client_seed": "guest-entropy"} if first else {}
+        reply = api.commit(token, game_id, row, col, game["move_count"], **extra)
+        assert reply.status == 200, reply.body
+        first = False
+        moves = reply.body["moves"]
+        assert moves[0]["seat"] == 0 and (moves[0]["row"], moves[0]["col"]) == (row, col)
+        assert all(m["seat"] == 1 for m in moves[1:])
+        assert [m["n"] for m in moves] == list(
+            range(game["move_count"] + 1, reply.body["game"]["move_count"] + 1)
+        )
+        seen_moves.extend(moves)
+        game = reply.body["game"]
+        assert game["board"] == public_board(settings, [Move.from_dict(m) for m in seen_moves])
+    return game
+
+
+def test_whole_game_against_the_bot_then_verify(api: Api, tmp_path: Path) -> None:
+    token = api.guest()
+    game = api.bot_game(token, bot_level="easy")
+    assert game["status"] == "active" and game["seed"] is None
+    assert [s["kind"] for s in game["seats"]] == ["guest", "bot"]
+
+    final = play_to_the_end(api, token, game)
+    game_id = final["game_id"]
+    assert final["status"] == "finished" and final["turn"] is None
+    assert final["result"]["winner"] in (0, 1)
+    assert final["seed"] is not None and len(bytes.fromhex(final["seed"])) == 32
+    assert final["seats"][0]["client_seed"] == "guest-entropy"
+
+    log = api.call("GET", f"/v1/games/{game_id}/moves", query={"after": "0"})
+    assert log.status == 200
+    assert [m["n"] for m in log.body["moves"]] == list(range(1, final["move_count"] + 1))
+    tail = api.call("GET", f"/v1/games/{game_id}/moves", query={"after": "3"})
+    assert tail.body["moves"] == log.body["moves"][3:]
+
+    doc = api.call("GET", f"/v1/games/{game_id}/verify")
+    assert doc.status == 200
+    assert doc.body["verdict"]["checked"] is True and doc.body["verdict"]["ok"] is True
+    assert doc.body["seed"] == final["seed"]
+    assert doc.body["client_seeds"] == ["guest-entropy", ""]
+    assert doc.body["moves"] == log.body["moves"]
+
+    path = tmp_path / "verification.json"
+    path.write_text(json.dumps(doc.body))
+    assert mineduel(["verify", str(path)]) == 0
+
+    tampered = dict(doc.body, moves=[dict(m) for m in doc.body["moves"]])
+    first_tap = next(m for m in tampered["moves"] if m["action"] == "tap")
+    first_tap["result"] = "mine" if first_tap["result"] == "safe" else "safe"
+    path.write_text(json.dumps(tampered))
+    assert mineduel(["verify", str(path)]) != 0
+
+
+def test_a_running_game_publishes_no_seed_and_an_unchecked_verdict(api: Api) -> None:
+    token = api.guest()
+    game = api.bot_game(token)
+    doc = api.call("GET", f"/v1/games/{game['game_id']}/verify")
+    assert doc.status == 200
+    assert doc.body["seed"] is None and doc.body["field"] is None
+    assert doc.body["verdict"]["checked"] is False
+    assert doc.body["commitment"] == game["commitment"]
+
+
+def test_resign_ends_a_bot_game_and_publishes_the_seed(api: Api) -> None:
+    token = api.guest()
+    game = api.bot_game(token)
+    reply = api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token)
+    assert reply.status == 200, reply.body
+    assert reply.body["status"] == "finished"
+    assert reply.body["result"] == {"reason": "resign", "winner": 1, "places": [2, 1]}
+    assert reply.body["seed"] is not None
+    again = api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token)
+    assert again.status == 409 and again.error_code == "game-not-active"
+    doc = api.call("GET", f"/v1/games/{game['game_id']}/verify")
+    assert doc.body["verdict"]["ok"] is True, doc.body["verdict"]
