@@ -253,8 +253,8 @@ def served_stack() -> Iterator[LocalStack]:
         with _aws_environment() as patch:
             patch.setenv("AWS_ENDPOINT_URL", endpoint)
             # moto's backends are process-wide: start from nothing, whatever ran before.
-            reset = urllib.request.Request(f"{endpoint}/moto-api/reset", method="POST")
-            urllib.request.urlopen(reset).close()
+            reset = urllib.request.Request(f"{endpoint}/moto-api/reset", method="POST")  # noqa: S310
+            urllib.request.urlopen(reset).close()  # noqa: S310  (our own local http server)
             provisioned = provision(region=REGION)
             _export(provisioned, patch)
             yield provisioned
