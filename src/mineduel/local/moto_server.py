@@ -41,13 +41,20 @@ class SerializedApp:
                     close()
 
 
+class _QuietHandler(MotoRequestHandler):
+    """moto's request handler without an access line per AWS call (the API logs its own)."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Successful calls are not worth a line; errors still go through ``log_error``."""
+
+
 class EmbeddedMoto:
     """moto's server app behind :class:`SerializedApp`, served from a daemon thread."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         app = SerializedApp(DomainDispatcherApplication(create_backend_app))
         self._server: BaseWSGIServer = make_server(
-            host, port, app, threaded=True, request_handler=MotoRequestHandler
+            host, port, app, threaded=True, request_handler=_QuietHandler
         )
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="moto-server", daemon=True

@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from botocore.exceptions import ClientError
+
 LOG = logging.getLogger("mineduel.local.scheduler")
 _AT = re.compile(r"^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$")
 MAX_ATTEMPTS = 3
@@ -98,6 +100,16 @@ class SchedulerLoop:
                 return False
             LOG.error("schedule %s: dropped after %d attempts", name, attempts)
         self._attempts.pop(name, None)
+        try:
+            self._complete(schedule)
+        except ClientError as exc:
+            # The target may have deleted or replaced its own schedule: nothing left to do.
+            if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
+                raise
+        return True
+
+    def _complete(self, schedule: dict[str, Any]) -> None:
+        name = schedule["Name"]
         if schedule.get("ActionAfterCompletion", "NONE") == "DELETE":
             self._client.delete_schedule(Name=name, GroupName=self._group)
         else:
@@ -107,10 +119,9 @@ class SchedulerLoop:
                 GroupName=self._group,
                 ScheduleExpression=schedule["ScheduleExpression"],
                 FlexibleTimeWindow=schedule["FlexibleTimeWindow"],
-                Target=target,
+                Target=schedule["Target"],
                 State="DISABLED",
             )
-        return True
 
     def _run(self) -> None:
         while True:

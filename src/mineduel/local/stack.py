@@ -34,7 +34,8 @@ SCHEDULE_GROUP_TYPE = "AWS::Scheduler::ScheduleGroup"
 _LOCAL_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
 
 
-def _schedule_group(stack: LocalStack) -> str:
+def schedule_group_of(stack: LocalStack) -> str:
+    """The physical name of the template's one schedule group (where deadlines live)."""
     groups = stack.template.resources_of_type(SCHEDULE_GROUP_TYPE)
     if len(groups) != 1:
         raise TemplateError(f"expected one {SCHEDULE_GROUP_TYPE}, found {len(groups)}")
@@ -119,7 +120,7 @@ def start_local_stack(
         pool = EnvironmentPool(provisioned)
         loop = SchedulerLoop(
             boto3.client("scheduler", region_name=region),
-            _schedule_group(provisioned),
+            schedule_group_of(provisioned),
             clock.now,
             pool.invoke_arn,
         )

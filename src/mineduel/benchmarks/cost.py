@@ -1,0 +1,356 @@
+"""``make bench`` (cost): AWS calls, DynamoDB units and time per request; $ per 1,000 games.
+
+Runs the local stack (the real handlers on moto, provisioned from template.yaml), plays whole
+guest-vs-bot games through :meth:`LocalApi.handle` in this thread, and charges every AWS call
+each request makes to that request (botocore hooks, see ``metering``). It prints, per request
+type: the calls by service and operation, DynamoDB read/write units, the handler's wall time;
+then each function's cold import time (a fresh interpreter per function), the DynamoDB units
+per move, the budget check, and the cost of 1,000 games at the prices in ``prices``.
+Times are local (moto over loopback, this machine), so read them as relative, not as AWS's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import boto3
+from mineduel_service import clock
+
+from mineduel.local.client import ApiClient, Reply, next_tap
+from mineduel.local.http_events import HttpRequest, HttpResponse
+from mineduel.local.scheduler import SchedulerLoop
+from mineduel.local.stack import RunningStack, schedule_group_of, start_local_stack
+
+from .capacity import item_size
+from .metering import Meter, Sample, median_ms
+from .prices import LAMBDA_MEMORY_GB, PRICES, REGION, GameUsage, cost_lines
+
+GAMES = 4
+COLD_IMPORT_RUNS = 3
+COLD_START_SHARE = 0.05  # assumed share of requests that land on a new execution environment
+LOG_BYTES_PER_REQUEST = 1024  # assumed: Lambda's START/END/REPORT lines plus one JSON log line
+BUDGETS: dict[str, dict[str, int]] = {
+    "commit": {"DynamoDB reads": 1, "DynamoDB writes": 1, "KMS": 1, "Scheduler": 1},
+    "get": {"DynamoDB reads": 1, "DynamoDB writes": 0, "KMS": 0},
+}
+
+
+@dataclass
+class Run:
+    """What the scenario measured."""
+
+    meter: Meter
+    game_bytes: list[int]
+    cold_import_ms: dict[str, float]
+    skipped: list[str]
+
+
+class Bench:
+    """The scenario: a guest's whole games, a resignation, a timeout, a join of two accounts."""
+
+    def __init__(self, stack: RunningStack, meter: Meter) -> None:
+        self.stack = stack
+        self.meter = meter
+        self.game_bytes: list[int] = []
+        self.skipped: list[str] = []
+
+    def client(self, token: str | None = None) -> ApiClient:
+        return ApiClient(self._send, token)
+
+    def _send(self, request: HttpRequest) -> HttpResponse:
+        label = self._label
+        with self.meter.measure(label) as sample:
+            response = self.stack.api.handle(request)
+        if label == "commit" and response.status == 200:
+            sample.moves = len(json.loads(response.body)["moves"])
+        return response
+
+    _label = "request"
+
+    def as_(self, label: str) -> Bench:
+        self._label = label
+        return self
+
+    def call(self, client: ApiClient, label: str, method: str, path: str, **kw: Any) -> Reply:
+        self.as_(label)
+        return client.call(method, path, **kw)
+
+    def play_games(self) -> None:
+        player = self.client()
+        self.as_("guests")
+        player.become_guest()
+        for _ in range(GAMES):
+            self.as_("create")
+            game = player.create_game()
+            game_id = game["game_id"]
+            while game["status"] == "active":
+                row, col = next_tap(game)
+                self.as_("commit")
+                reply = player.commit(game, row, col)
+                _expect(reply, 200)
+                game = reply.json()["game"]
+            first = self.call(player, "get", "GET", f"/v1/games/{game_id}")
+            _expect(first, 200)
+            again = self.call(
+                player,
+                "get 304",
+                "GET",
+                f"/v1/games/{game_id}",
+                headers={"if-none-match": first.headers["etag"]},
+            )
+            _expect(again, 304)
+            _expect(self.call(player, "moves", "GET", f"/v1/games/{game_id}/moves?after=0"), 200)
+            _expect(self.call(player, "verify", "GET", f"/v1/games/{game_id}/verify"), 200)
+            self.game_bytes.append(self._stored_bytes(game_id))
+
+    def resign(self) -> None:
+        player = self.client()
+        self.as_("guests")
+        player.become_guest()
+        self.as_("create")
+        game = player.create_game()
+        _expect(self.call(player, "resign", "POST", f"/v1/games/{game['game_id']}/resign"), 200)
+
+    def expire(self) -> None:
+        player = self.client()
+        self.as_("guests")
+        player.become_guest()
+        self.as_("create")
+        game = player.create_game(move_deadline_s=60)
+        clock.advance(61)
+
+        def fire(arn: str, event: dict[str, Any]) -> Any:
+            with self.meter.measure("expiry"):
+                return self.stack.pool.invoke_arn(arn, event)
+
+        loop = SchedulerLoop(
+            boto3.client("scheduler"), schedule_group_of(self.stack.provisioned), clock.now, fire
+        )
+        fired = loop.tick()
+        after = self.call(player, "get", "GET", f"/v1/games/{game['game_id']}").json()
+        if not fired or (after.get("result") or {}).get("reason") != "timeout":
+            raise AssertionError(f"the deadline did not expire the game: {fired} {after}")
+
+    def join(self) -> None:
+        try:
+            host, guest = (self.client(_account_token(name)) for name in ("ada", "brian"))
+        except Exception as exc:  # moto's Cognito is optional for the figures that matter
+            self.skipped.append(f"join: no account tokens from moto's Cognito ({exc})")
+            return
+        self.as_("create")
+        game = host.create_game(bots=0)
+        joined = self.call(guest, "join", "POST", f"/v1/games/{game['game_id']}/join", body={})
+        _expect(joined, 200)
+
+    def _stored_bytes(self, game_id: str) -> int:
+        table = os.environ["TABLE_NAME"]
+        pages = (
+            boto3.client("dynamodb")
+            .get_paginator("query")
+            .paginate(
+                TableName=table,
+                KeyConditionExpression="pk = :pk",
+                ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}},
+            )
+        )
+        return sum(item_size(item) for page in pages for item in page["Items"])
+
+
+def _expect(reply: Reply, status: int) -> None:
+    if reply.status != status:
+        raise AssertionError(f"expected {status}, got {reply.status}: {reply.body[:300]!r}")
+
+
+def _account_token(username: str) -> str:
+    """An id token for a new account in the stack's user pool (moto's Cognito)."""
+    idp = boto3.client("cognito-idp")
+    pool, app_client = os.environ["USER_POOL_ID"], os.environ["USER_POOL_CLIENT_ID"]
+    password = f"Aa1-{secrets.token_urlsafe(16)}"  # meets the template's password policy
+    idp.admin_create_user(UserPoolId=pool, Username=username, MessageAction="SUPPRESS")
+    idp.admin_set_user_password(
+        UserPoolId=pool, Username=username, Password=password, Permanent=True
+    )
+    answer = idp.initiate_auth(
+        ClientId=app_client,
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": username, "PASSWORD": password},
+    )
+    token: str = answer["AuthenticationResult"]["IdToken"]
+    return token
+
+
+_IMPORT = (
+    "import importlib.util, sys, time\n"
+    "t = time.perf_counter()\n"
+    "spec = importlib.util.spec_from_file_location('app', sys.argv[1])\n"
+    "module = importlib.util.module_from_spec(spec)\n"
+    "sys.modules['app'] = module\n"
+    "spec.loader.exec_module(module)\n"
+    "print(time.perf_counter() - t)\n"
+)
+
+
+def cold_import_ms(module_file: Path) -> float:
+    """Median time to import a handler module in a fresh interpreter (the init of a cold start)."""
+    runs = [
+        float(
+            subprocess.run(  # noqa: S603  (our own interpreter on our own file)
+                [sys.executable, "-c", _IMPORT, str(module_file)],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
+        for _ in range(COLD_IMPORT_RUNS)
+    ]
+    return statistics.median(runs) * 1000
+
+
+def measure() -> Run:
+    """Start the stack, play the scenario, stop the stack."""
+    meter = Meter()
+    stack = start_local_stack(port=0, poll_schedules=False)
+    try:
+        imports = {
+            fn.logical_id: cold_import_ms(fn.module_file)
+            for fn in stack.provisioned.template.functions.values()
+        }
+        bench = Bench(stack, meter)
+        bench.play_games()
+        bench.resign()
+        bench.join()
+        bench.expire()
+        return Run(meter, bench.game_bytes, imports, bench.skipped)
+    finally:
+        stack.stop()
+
+
+# ---------------------------------------------------------------------------- report
+def _budget_of(samples: list[Sample]) -> dict[str, int]:
+    return {
+        "DynamoDB reads": max(s.dynamodb_reads() for s in samples),
+        "DynamoDB writes": max(s.dynamodb_writes() for s in samples),
+        "KMS": max(s.count("KMS") for s in samples),
+        "Scheduler": max(s.count("Scheduler") for s in samples),
+    }
+
+
+def _calls_text(samples: list[Sample]) -> str:
+    total: Counter[str] = Counter()
+    for sample in samples:
+        total.update(sample.operations())
+    n = len(samples)
+    return ", ".join(f"{op} {count / n:.2g}" for op, count in sorted(total.items())) or "none"
+
+
+def report_requests(run: Run) -> list[str]:
+    """The per-request table and the budget check."""
+    header = f"{'request':<9} {'n':>3} {'RRU':>5} {'WRU':>5} {'ms med':>7} {'ms max':>7}"
+    lines = [f"{header}  AWS calls per request (mean)"]
+    for label, samples in run.meter.by_label().items():
+        n = len(samples)
+        lines.append(
+            f"{label:<9} {n:>3} "
+            f"{sum(s.read_units for s in samples) / n:>5.1f} "
+            f"{sum(s.write_units for s in samples) / n:>5.1f} "
+            f"{median_ms(samples):>7.1f} {max(s.seconds for s in samples) * 1000:>7.1f}  "
+            f"{_calls_text(samples)}"
+        )
+    lines.append("")
+    for label, budget in BUDGETS.items():
+        samples = run.meter.by_label().get(label, [])
+        if not samples:
+            lines.append(f"budget {label}: NOT MEASURED")
+            continue
+        worst = _budget_of(samples)
+        over = {k: worst[k] for k, limit in budget.items() if worst[k] > limit}
+        verdict = "within budget" if not over else f"OVER BUDGET {over}"
+        shown = ", ".join(f"{k} {worst[k]}/{limit}" for k, limit in budget.items())
+        lines.append(f"budget {label}: worst case {shown}: {verdict}")
+    return lines
+
+
+def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
+    """One typical game: a guest, a create, its commits, one read, one verify."""
+    groups = run.meter.by_label()
+    commits = groups["commit"]
+    per_game_commits = len(commits) / GAMES
+    mix = {"guests": 1.0, "create": 1.0, "commit": per_game_commits, "get": 1.0, "verify": 1.0}
+
+    def mean(label: str, attr: str) -> float:
+        samples = groups[label]
+        return float(sum(getattr(s, attr) for s in samples)) / len(samples)
+
+    def billed_gb_s(label: str) -> float:
+        samples = groups[label]
+        ms = sum(math.ceil(s.seconds * 1000) for s in samples) / len(samples)
+        return ms / 1000 * LAMBDA_MEMORY_GB
+
+    requests = sum(mix.values())
+    cold_s = statistics.mean(run.cold_import_ms.values()) / 1000
+    usage = GameUsage(
+        requests=requests,
+        lambda_gb_seconds=sum(k * billed_gb_s(label) for label, k in mix.items())
+        + requests * COLD_START_SHARE * cold_s * LAMBDA_MEMORY_GB,
+        read_units=sum(k * mean(label, "read_units") for label, k in mix.items()),
+        write_units=sum(k * mean(label, "write_units") for label, k in mix.items()),
+        kms_calls=sum(
+            k * sum(s.count("KMS") for s in groups[label]) / len(groups[label])
+            for label, k in mix.items()
+        ),
+        scheduler_invocations=0.0,
+        stored_bytes=statistics.mean(run.game_bytes),
+        log_bytes=requests * LOG_BYTES_PER_REQUEST,
+    )
+    return usage, mix
+
+
+def report_cost(run: Run) -> list[str]:
+    """Units per move, the typical game, and its cost per 1,000 games."""
+    commits = run.meter.by_label()["commit"]
+    moves = sum(s.moves for s in commits)
+    usage, mix = game_usage(run)
+    lines = [
+        f"DynamoDB per move: {sum(s.write_units for s in commits) / moves:.2f} WRU, "
+        f"{sum(s.read_units for s in commits) / moves:.2f} RRU "
+        f"({moves} moves in {len(commits)} commits; {moves / len(commits):.2f} moves per commit)",
+        f"stored per finished game: {statistics.mean(run.game_bytes) / 1024:.1f} KB",
+        "typical game: " + ", ".join(f"{label} x{k:.1f}" for label, k in mix.items()),
+        f"cost of 1,000 games ({REGION} on-demand list prices, no free tier):",
+    ]
+    total = 0.0
+    for item, usd in cost_lines(usage, 1000, PRICES):
+        total += usd
+        lines.append(f"  {item:<40} ${usd:8.4f}")
+    lines.append(f"  {'total':<40} ${total:8.4f}")
+    return lines
+
+
+def main() -> None:
+    """Measure and print everything (``make bench``)."""
+    print("== cost: AWS calls, DynamoDB units and handler time per request (local stack) ==")
+    run = measure()
+    for line in report_requests(run):
+        print(line)
+    print("\ncold import of each function (fresh interpreter, median of 3):")
+    for name, ms in sorted(run.cold_import_ms.items()):
+        print(f"  {name:<22} {ms:7.1f} ms")
+    print()
+    for line in report_cost(run):
+        print(line)
+    for note in run.skipped:
+        print(f"note: {note}")
+
+
+if __name__ == "__main__":
+    main()

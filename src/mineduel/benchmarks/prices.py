@@ -1,0 +1,74 @@
+"""Published AWS on-demand prices (us-east-1, USD) and the cost of a game built from them.
+
+Prices are list prices without free tiers or savings plans, as published on the services'
+pricing pages (checked 2026-11); change them here and ``make bench`` recomputes the figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+REGION = "us-east-1"
+LAMBDA_MEMORY_GB = 0.5  # template.yaml Globals: MemorySize 512
+LAMBDA_ARCH = "arm64"  # template.yaml Globals: Architectures [arm64]
+
+
+@dataclass(frozen=True)
+class Prices:
+    """USD per unit."""
+
+    lambda_request: float = 0.20 / 1e6
+    lambda_gb_second_arm64: float = 0.0000133334
+    http_api_request: float = 1.00 / 1e6  # first 300 million a month
+    dynamodb_write_unit: float = 0.625 / 1e6  # on-demand write request unit
+    dynamodb_read_unit: float = 0.125 / 1e6  # on-demand read request unit
+    dynamodb_storage_gb_month: float = 0.25
+    kms_request: float = 0.03 / 10_000  # symmetric Encrypt/Decrypt
+    scheduler_invocation: float = 1.00 / 1e6  # create/update/delete of schedules are free
+    xray_trace: float = 5.00 / 1e6  # Tracing: Active records each sampled request
+    logs_ingest_gb: float = 0.50
+
+
+PRICES = Prices()
+
+
+@dataclass(frozen=True)
+class GameUsage:
+    """What one game uses, summed over its requests."""
+
+    requests: float
+    lambda_gb_seconds: float
+    read_units: float
+    write_units: float
+    kms_calls: float
+    scheduler_invocations: float
+    stored_bytes: float
+    log_bytes: float
+
+
+def cost_lines(
+    usage: GameUsage, games: int = 1000, prices: Prices = PRICES
+) -> list[tuple[str, float]]:
+    """(item, USD) for ``games`` games, one line per billed service."""
+    n = games
+    return [
+        ("API Gateway HTTP API requests", n * usage.requests * prices.http_api_request),
+        ("Lambda requests", n * usage.requests * prices.lambda_request),
+        (
+            "Lambda duration (arm64, 512 MB)",
+            n * usage.lambda_gb_seconds * prices.lambda_gb_second_arm64,
+        ),
+        ("DynamoDB writes (on-demand)", n * usage.write_units * prices.dynamodb_write_unit),
+        ("DynamoDB reads (on-demand)", n * usage.read_units * prices.dynamodb_read_unit),
+        (
+            "DynamoDB storage, one month",
+            n * usage.stored_bytes / 1e9 * prices.dynamodb_storage_gb_month,
+        ),
+        ("KMS requests", n * usage.kms_calls * prices.kms_request),
+        (
+            "EventBridge Scheduler invocations",
+            n * usage.scheduler_invocations * prices.scheduler_invocation,
+        ),
+        ("X-Ray traces (every request sampled)", n * usage.requests * prices.xray_trace),
+        ("CloudWatch Logs ingestion", n * usage.log_bytes / 1e9 * prices.logs_ingest_gb),
+    ]
