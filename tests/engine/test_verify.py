@@ -270,17 +270,9 @@ def test_a_running_game_is_not_checked() -> None:
 
 def test_build_document_never_publishes_the_seed_of_a_running_game() -> None:
     game = play_sample("running", 2, max_moves=5)
-    doc = build_document(
-        game_id=game.game_id,
-        settings=game.settings,
-        commitment=game.commitment,
-        client_seeds=game.client_seeds,
-        moves=[{**m.to_dict(), "at": "2026-11-29T12:00:00Z"} for m in game.moves],
-        status="active",
-        seed=game.seed,
-        result=None,
-        field=game.field,
-    )
+    assert not game.state.finished
+    doc = game.document([{**m.to_dict(), "at": "2026-11-29T12:00:00Z"} for m in game.moves])
+    assert doc["status"] == "active"
     assert doc["seed"] is None and doc["field"] is None
     assert game.seed.hex() not in json.dumps(doc)
     assert doc["verdict"] == {"checked": False, "ok": False, "problems": []}
@@ -302,7 +294,7 @@ def test_build_document_of_a_finished_game_derives_the_field() -> None:
         status="finished",
         seed=game.seed,
         result=game.state.result,
-    )
+    )  # no field given: derived from the seed
     assert doc["field"] == game.field.to_strings()
     assert doc["seed"] == game.seed.hex()
     assert doc["verdict"]["ok"] is True

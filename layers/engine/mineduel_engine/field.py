@@ -30,13 +30,14 @@ class Field:
         if any(not 0 <= cell < size for cell in self.mines):
             raise ValueError("a mine lies outside the field")
         table = neighbours(self.width, self.height)
-        is_mine = [False] * size
+        # Each mine adds one to its neighbours: 8 steps a mine rather than 8 a cell.
+        counts = [0] * size
         for cell in self.mines:
-            is_mine[cell] = True
-        numbers = tuple(
-            -1 if is_mine[cell] else sum([is_mine[n] for n in table[cell]]) for cell in range(size)
-        )
-        object.__setattr__(self, "numbers", numbers)
+            for n in table[cell]:
+                counts[n] += 1
+        for cell in self.mines:
+            counts[cell] = -1
+        object.__setattr__(self, "numbers", tuple(counts))
 
     @classmethod
     def from_cells(cls, width: int, height: int, mines: Iterable[int]) -> Field:

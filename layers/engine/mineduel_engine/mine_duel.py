@@ -138,12 +138,13 @@ def settle(state: GameState) -> GameState:
     """End the game if a seat is out of reach or every mine is flagged; else return it as is."""
     if state.finished:
         return state
-    seats_in = state.seats_in
-    covered = state.mines_left
-    for s in seats_in:
-        lead = state.seats[s].mines - covered
-        if all(lead > state.seats[t].mines for t in seats_in if t != s):
-            return finish(state, "reach")
+    seats = state.seats
+    covered = state.settings.mines - sum([seat.mines for seat in seats])
+    # Only the seat with the most mines can be out of reach, and only if it beats the next best
+    # (among seats still in) by more than the mines still covered.
+    mines_in = sorted([seat.mines for seat in seats if not seat.out], reverse=True)
+    if len(mines_in) > 1 and mines_in[0] - covered > mines_in[1]:
+        return finish(state, "reach")
     if covered == 0:
         return finish(state, "field-done")
     return state

@@ -62,8 +62,8 @@ class Move:
                     raise MalformedRecord(f"move {n}: a tap needs row, col and a result")
             elif row is not None or col is not None or result is not None:
                 raise MalformedRecord(f"move {n}: a {action} has no cell and no result")
-            opened = tuple(_int_tuple(cell, 3, n) for cell in data.get("opened") or ())
-            flagged = tuple(_int_tuple(cell, 2, n) for cell in data.get("flagged") or ())
+            opened = _int_tuples(data.get("opened"), 3, n)
+            flagged = _int_tuples(data.get("flagged"), 2, n)
         except (KeyError, TypeError) as exc:
             raise MalformedRecord(f"move record is incomplete: {exc}") from None
         return cls(
@@ -83,9 +83,18 @@ def _is_int(value: object) -> bool:
     return type(value) is int
 
 
-def _int_tuple(value: object, size: int, n: object) -> tuple[int, ...]:
-    if isinstance(value, (list, tuple)):
-        items: tuple[object, ...] = tuple(value)
-        if len(items) == size and all([type(x) is int for x in items]):
-            return cast("tuple[int, ...]", items)
-    raise MalformedRecord(f"move {n}: expected a list of {size} integers, got {value!r}")
+def _int_tuples(value: object, size: int, n: object) -> tuple[tuple[int, ...], ...]:
+    """A list of ``size``-integer lists as tuples; missing or null is empty.
+
+    Checked in whole-list passes rather than cell by cell: the verifier parses every cell of
+    every move, and this is most of its parsing time.
+    """
+    if value is None:
+        return ()
+    if type(value) is list or type(value) is tuple:
+        cells = [tuple(c) for c in value if type(c) is list or type(c) is tuple]
+        if len(cells) == len(value) and all(
+            [len(c) == size and all([type(x) is int for x in c]) for c in cells]
+        ):
+            return tuple(cells)
+    raise MalformedRecord(f"move {n}: expected lists of {size} integers, got {value!r}")

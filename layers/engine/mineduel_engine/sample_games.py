@@ -7,9 +7,10 @@ the same arguments give the same game on every Python version and machine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from hashlib import sha256
+from typing import Any
 
 from .fairness import Stream, commitment
 from .field import Field
@@ -17,6 +18,7 @@ from .moves import Move
 from .rules import rules_for
 from .settings import Settings
 from .state import COVERED, GameState
+from .verify import build_document
 
 # Decides, before each tap, whether a seat goes out instead: (state, move number) -> reason.
 Exit = Callable[[GameState, int], str | None]
@@ -38,6 +40,24 @@ class SampleGame:
     def commitment(self) -> str:
         """SHA-256 of the seed, as published when the game was created."""
         return commitment(self.seed)
+
+    def document(self, moves: Sequence[Move | Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The game's Verification document (``moves`` may replace the log, e.g. with ``at``).
+
+        The status is ``finished`` once the game has a result, else ``active``; the seed is
+        always handed over, so this also shows ``build_document`` withholding it while running.
+        """
+        return build_document(
+            game_id=self.game_id,
+            settings=self.settings,
+            commitment=self.commitment,
+            client_seeds=self.client_seeds,
+            moves=self.moves if moves is None else moves,
+            status="finished" if self.state.finished else "active",
+            seed=self.seed,
+            result=self.state.result,
+            field=self.field,
+        )
 
 
 def sample_seed(label: str) -> bytes:

@@ -9,10 +9,9 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
 
-from mineduel_engine import Field, Settings, build_document, replay, rules_for, verify_document
-from mineduel_engine.sample_games import SampleGame, play_sample, sample_seed
+from mineduel_engine import Field, Settings, replay, rules_for, verify_document
+from mineduel_engine.sample_games import play_sample, sample_seed
 
 TARGET_VERIFY_MS = 5.0
 
@@ -52,20 +51,6 @@ def biggest_blank_tap(settings: Settings) -> tuple[Field, int, int, int]:
     return field, cell // settings.width, cell % settings.width, size
 
 
-def finished_document(game: SampleGame) -> dict[str, Any]:
-    """The Verification document of a finished sample game."""
-    return build_document(
-        game_id=game.game_id,
-        settings=game.settings,
-        commitment=game.commitment,
-        client_seeds=game.client_seeds,
-        moves=game.moves,
-        status="finished",
-        seed=game.seed,
-        result=game.state.result,
-    )
-
-
 def main() -> None:
     """Print the engine figures."""
     settings = Settings.for_variant("mine-duel", 2)
@@ -81,7 +66,7 @@ def main() -> None:
     line("flood-fill-heavy tap", *tap, f"({size} cells opened)")
 
     game = play_sample("bench-2", seats=2)
-    doc = finished_document(game)
+    doc = game.document()
     whole = timed(lambda: replay(game.settings, game.field, doc["moves"]), 500)
     line("replay of a finished 2-seat game", *whole, f"({len(game.moves)} moves)")
     verify = timed(lambda: verify_document(doc), 500)

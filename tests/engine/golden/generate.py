@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from mineduel_engine import GameState, build_document
+from mineduel_engine import GameState
 from mineduel_engine.sample_games import SampleGame, play_sample
 
 HERE = Path(__file__).resolve().parent
@@ -61,16 +61,7 @@ def games() -> dict[str, SampleGame]:
 def document(game: SampleGame) -> dict[str, Any]:
     """The game's Verification document, with the fields the service adds."""
     moves = [{**move.to_dict(), "at": _at(move.n)} for move in game.moves]
-    doc = build_document(
-        game_id=game.game_id,
-        settings=game.settings,
-        commitment=game.commitment,
-        client_seeds=game.client_seeds,
-        moves=moves,
-        status="finished",
-        seed=game.seed,
-        result=game.state.result,
-    )
+    doc = game.document(moves)
     doc["move_deadline_s"] = 86_400
     return doc
 
