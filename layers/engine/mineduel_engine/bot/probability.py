@@ -1,0 +1,518 @@
+"""Exact mine probabilities for a public board, under the global mine count.
+
+Every mine layout consistent with the open numbers, the flags (known mines) and the number of
+mines still covered is equally likely, so a cell's chance is the share of layouts with a mine
+there. Counting layouts one by one explodes, so the count is organised:
+
+1. Covered cells that touch the same open numbers are interchangeable: they form a *group*, and
+   only how many mines a group holds matters (``C(size, m)`` layouts inside it).
+2. Groups linked through shared numbers form *components*; components are independent except
+   through the global mine count.
+3. Each component is counted by a *frontier dynamic programme*: groups are taken in a
+   bandwidth-reducing order, and the state is the remaining need of the numbers that are
+   open (touched but not yet finished). Layouts are tallied by mine total, as exact integers.
+4. Components and the cells that touch no number (*unconstrained*) are combined with binomial
+   weights: a component total ``t`` is worth ``sum_j others(j) * C(unconstrained, left - t - j)``.
+   A backward pass with that weight folded in gives every group's expected mine count, so all
+   marginals come from one forward and one backward sweep.
+
+All counting is in Python integers, so the chances are exact up to the final division (a
+correctly rounded float), and "certain" means exactly certain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import comb
+
+from ..state import COVERED
+from .position import FLAG_CHARS, NUMBER_CHARS, Position
+
+NUMBERS = NUMBER_CHARS
+
+Poly = list[int]
+"""Layout counts by mine total: ``poly[t]`` layouts hold ``t`` mines."""
+
+
+class Inconsistent(ValueError):
+    """No mine layout fits the board (a number or the mine count cannot be met)."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """Covered cells touching exactly the same open numbers (``constraints``)."""
+
+    cells: tuple[int, ...]
+    constraints: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        """How many cells the group holds."""
+        return len(self.cells)
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """The numbers' demands on covered cells, grouped.
+
+    ``needs[k]`` is how many mines number ``k`` still lacks among its covered neighbours.
+    ``unconstrained`` are covered cells next to no open number.
+    """
+
+    needs: tuple[int, ...]
+    groups: tuple[Group, ...]
+    unconstrained: tuple[int, ...]
+    mines_left: int
+    mines: tuple[int, ...] = ()
+    safe: tuple[int, ...] = ()
+
+
+def constraints_of(position: Position) -> Constraints:
+    """Read the numbers' demands off a position; raise ``Inconsistent`` if one cannot be met.
+
+    Cells that pairs of numbers alone prove mine or safe are settled first (``Deduction``):
+    that is sound whatever the global count, and it cuts the components the programme counts.
+    """
+    cells = position.cells
+    table = position.table
+    covered = {i for i, ch in enumerate(cells) if ch == COVERED}
+    flags = {i for i, ch in enumerate(cells) if ch in FLAG_CHARS}
+    sets: list[set[int]] = []
+    needs: list[int] = []
+    for cell, ch in enumerate(cells):
+        if ch not in NUMBERS:
+            continue
+        around = table[cell]
+        hidden = covered.intersection(around)
+        need = int(ch) - len(flags.intersection(around)) if flags else int(ch)
+        if not 0 <= need <= len(hidden):
+            raise Inconsistent(f"the number at cell {cell} cannot be met")
+        if hidden:
+            sets.append(hidden)
+            needs.append(need)
+    settled = Deduction(sets, needs)
+    settled.run()
+    touching: dict[int, list[int]] = {}
+    kept: list[int] = []
+    for k, hidden in enumerate(sets):
+        if not hidden:
+            if needs[k]:
+                raise Inconsistent("a number lacks mines no covered cell can give")
+            continue
+        index = len(kept)
+        kept.append(needs[k])
+        for n in hidden:
+            if n in touching:
+                touching[n].append(index)
+            else:
+                touching[n] = [index]
+    by_signature: dict[tuple[int, ...], list[int]] = {}
+    for cell in sorted(touching):
+        by_signature.setdefault(tuple(touching[cell]), []).append(cell)
+    groups = tuple(Group(tuple(cells), sig) for sig, cells in by_signature.items())
+    known = settled.mines | settled.safe
+    unconstrained = tuple(sorted(covered.difference(touching, known)))
+    left = position.mines_left - len(settled.mines)
+    if left < 0:
+        raise Inconsistent("the numbers need more mines than are left")
+    return Constraints(
+        tuple(kept),
+        groups,
+        unconstrained,
+        left,
+        tuple(sorted(settled.mines)),
+        tuple(sorted(settled.safe)),
+    )
+
+
+class Deduction:
+    """Settle cells that one number, or two overlapping numbers, prove mine or safe.
+
+    For numbers A and B sharing cells I, the mines in I lie between
+    ``max(0, need_A - |A - I|, need_B - |B - I|)`` and ``min(|I|, need_A, need_B)``; from
+    those bounds the cells of ``A - I`` (and ``B - I``, and I itself) are sometimes all mines or
+    all safe. Settled cells leave every number's set (a mine lowers its need), and the numbers
+    touched are looked at again, until nothing changes. Purely local, hence exact.
+    """
+
+    def __init__(self, sets: list[set[int]], needs: list[int]) -> None:
+        self.sets = sets
+        self.needs = needs
+        self.mines: set[int] = set()
+        self.safe: set[int] = set()
+        self.by_cell: dict[int, list[int]] = {}
+        for k, hidden in enumerate(sets):
+            for n in hidden:
+                self.by_cell.setdefault(n, []).append(k)
+        self.queue = list(range(len(sets)))
+        self.queued = set(self.queue)
+        self.pending: list[int] = []
+        self.waiting: set[int] = set()
+        self.version = [0] * len(sets)
+        self.checked: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def run(self) -> None:
+        """Work the queues until no cell can be settled: single numbers first (cheap), then
+        pairs of overlapping numbers."""
+        while self.queue or self.pending:
+            if self.queue:
+                k = self.queue.pop()
+                self.queued.discard(k)
+                self.single(k)
+                continue
+            k = self.pending.pop()
+            self.waiting.discard(k)
+            hidden = self.sets[k]
+            if not hidden:
+                continue
+            partners = {j for n in hidden for j in self.by_cell[n]}
+            partners.discard(k)
+            for j in sorted(partners):
+                a, b = (k, j) if k < j else (j, k)
+                seen = (self.version[a], self.version[b])
+                if self.checked.get((a, b)) != seen:
+                    self.checked[(a, b)] = seen
+                    self.pair(k, j)
+
+    def single(self, k: int) -> None:
+        """Settle number ``k``'s cells if it needs none or all of them; else queue it for pairs."""
+        hidden = self.sets[k]
+        if not hidden:
+            return
+        need = self.needs[k]
+        if not 0 <= need <= len(hidden):
+            raise Inconsistent("the numbers cannot all be met")
+        if need == 0 or need == len(hidden):
+            self.settle(list(hidden), mine=need > 0)
+        elif k not in self.waiting:
+            self.waiting.add(k)
+            self.pending.append(k)
+
+    def pair(self, a: int, b: int) -> bool:
+        """Apply the overlap bounds to numbers ``a`` and ``b``; True if a cell was settled."""
+        set_a, set_b = self.sets[a], self.sets[b]
+        if not set_a or not set_b:
+            return False
+        inner = set_a & set_b
+        only_a, only_b = set_a - inner, set_b - inner
+        need_a, need_b = self.needs[a], self.needs[b]
+        low = max(0, need_a - len(only_a), need_b - len(only_b))
+        high = min(len(inner), need_a, need_b)
+        if low > high:
+            raise Inconsistent("two numbers contradict each other")
+        if not only_a and not only_b:  # the same cells: one number is enough
+            self.sets[b] = set()
+            self.needs[b] = 0
+            return False
+        found = False
+        for part, need in ((only_a, need_a), (only_b, need_b)):
+            if part and need - high == len(part):
+                self.settle(list(part), mine=True)
+                found = True
+            elif part and need - low == 0:
+                self.settle(list(part), mine=False)
+                found = True
+        if low == high and inner and low in (0, len(inner)):
+            self.settle(list(inner), mine=low > 0)
+            found = True
+        return found
+
+    def settle(self, cells: list[int], mine: bool) -> None:
+        """Record ``cells`` as mines or safe and take them out of every number."""
+        for n in cells:
+            if n in self.mines or n in self.safe:
+                continue
+            (self.mines if mine else self.safe).add(n)
+            for j in self.by_cell.pop(n, ()):
+                if not self.sets[j]:  # a duplicate number, already dropped
+                    continue
+                self.sets[j].discard(n)
+                self.version[j] += 1
+                if mine:
+                    self.needs[j] -= 1
+                if j not in self.queued:
+                    self.queued.add(j)
+                    self.queue.append(j)
+
+
+def components(system: Constraints) -> list[list[int]]:
+    """Indexes of groups, split into components linked by shared numbers."""
+    parent = list(range(len(system.groups)))
+
+    def root(g: int) -> int:
+        while parent[g] != g:
+            parent[g] = parent[parent[g]]
+            g = parent[g]
+        return g
+
+    first_group: dict[int, int] = {}
+    for g, group in enumerate(system.groups):
+        for k in group.constraints:
+            other = first_group.setdefault(k, g)
+            parent[root(g)] = root(other)
+    split: dict[int, list[int]] = {}
+    for g in range(len(system.groups)):
+        split.setdefault(root(g), []).append(g)
+    return list(split.values())
+
+
+def frontier_order(system: Constraints, members: Sequence[int]) -> list[int]:
+    """Order a component's groups so few numbers are open at once (Cuthill-McKee style).
+
+    Breadth-first from a far end of the component, found by two sweeps: along a board's
+    frontier this walks the line end to end, which keeps the programme's states few.
+    """
+    by_constraint: dict[int, list[int]] = {}
+    for g in members:
+        for k in system.groups[g].constraints:
+            by_constraint.setdefault(k, []).append(g)
+
+    def sweep(start: int) -> list[int]:
+        seen = {start}
+        order = [start]
+        for g in order:
+            for k in system.groups[g].constraints:
+                for h in by_constraint[k]:
+                    if h not in seen:
+                        seen.add(h)
+                        order.append(h)
+        return order
+
+    if len(members) == 1:
+        return list(members)
+    return sweep(sweep(min(members))[-1])
+
+
+@dataclass
+class _Step:
+    """One group's move through the programme, precomputed."""
+
+    size: int
+    opens: tuple[int, ...]  # needs appended to the state before this group
+    touched: tuple[int, ...]  # state slots (after appending) this group counts towards
+    closing: tuple[int, ...]  # touched slots whose number is finished by this group
+    keep: tuple[tuple[int, bool], ...]  # (slot, touched) kept in the next state
+    capacity: tuple[int, ...]  # per kept slot: cells still to come that can serve it
+
+
+def _steps(system: Constraints, order: Sequence[int]) -> list[_Step]:
+    last: dict[int, int] = {}
+    for i, g in enumerate(order):
+        for k in system.groups[g].constraints:
+            last[k] = i
+    remaining: dict[int, int] = {}
+    for g in order:
+        for k in system.groups[g].constraints:
+            remaining[k] = remaining.get(k, 0) + system.groups[g].size
+    active: list[int] = []
+    steps: list[_Step] = []
+    for i, g in enumerate(order):
+        group = system.groups[g]
+        present = set(active)
+        opens = [k for k in group.constraints if k not in present]
+        layout = active + opens
+        slot = {k: j for j, k in enumerate(layout)}
+        for k in group.constraints:
+            remaining[k] -= group.size
+        touched = tuple(slot[k] for k in group.constraints)
+        closing = tuple(slot[k] for k in group.constraints if last[k] == i)
+        active = [k for k in layout if last[k] != i]
+        keep = tuple((slot[k], k in group.constraints) for k in active)
+        capacity = tuple(remaining[k] for k in active)
+        steps.append(
+            _Step(
+                group.size, tuple(system.needs[k] for k in opens), touched, closing, keep, capacity
+            )
+        )
+    return steps
+
+
+def _moves(step: _Step, state: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+    """Feasible (mines in this group, next state) pairs from ``state``."""
+    ext = state + step.opens if step.opens else state
+    top = step.size
+    for j in step.touched:
+        top = min(top, ext[j])
+    low = 0
+    if step.closing:
+        low = ext[step.closing[0]]
+        if low > top or any(ext[j] != low for j in step.closing):
+            return []
+        top = low
+    result = []
+    for m in range(low, top + 1):
+        nxt = tuple([ext[j] - m if hit else ext[j] for j, hit in step.keep])
+        for v, cap in zip(nxt, step.capacity):  # noqa: B905 (same length by construction)
+            if v > cap:
+                break
+        else:
+            result.append((m, nxt))
+    return result
+
+
+Transitions = list[tuple[tuple[int, ...], Poly, list[tuple[int, tuple[int, ...]]]]]
+"""One step of the programme: (state, its counts, its feasible (mines, next state) moves)."""
+
+
+@dataclass
+class Component:
+    """One component's count: the programme's steps, kept for the backward sweep."""
+
+    order: list[int]
+    steps: list[_Step]
+    transitions: list[Transitions]
+    totals: Poly
+
+
+def count_component(system: Constraints, members: Sequence[int], limit: int) -> Component:
+    """Run the forward programme over one component, totals capped at ``limit`` mines."""
+    if len(members) == 1:
+        return _lone_group(system, members[0], limit)
+    order = frontier_order(system, members)
+    steps = _steps(system, order)
+    layer: dict[tuple[int, ...], Poly] = {(): [1]}
+    transitions: list[Transitions] = []
+    for step in steps:
+        weights = [comb(step.size, m) for m in range(step.size + 1)]
+        nxt: dict[tuple[int, ...], Poly] = {}
+        record: Transitions = []
+        for state, poly in layer.items():
+            moves = _moves(step, state)
+            record.append((state, poly, moves))
+            for m, new_state in moves:
+                w = weights[m]
+                target = nxt.get(new_state)
+                size = min(len(poly) + m, limit + 1)
+                if target is None:
+                    target = nxt[new_state] = [0] * size
+                elif len(target) < size:
+                    target.extend([0] * (size - len(target)))
+                for t in range(size - m):
+                    if poly[t]:
+                        target[t + m] += poly[t] * w
+        transitions.append(record)
+        layer = nxt
+    return Component(order, steps, transitions, layer.get((), []))
+
+
+def _lone_group(system: Constraints, g: int, limit: int) -> Component:
+    """A group alone in its component: every one of its numbers fixes its mine count."""
+    group = system.groups[g]
+    needs = {system.needs[k] for k in group.constraints}
+    need = needs.pop()
+    if needs or need > min(group.size, limit):
+        return Component([g], [], [], [])
+    return Component([g], [], [], [0] * need + [comb(group.size, need)])
+
+
+def _convolve(a: Poly, b: Poly, limit: int) -> Poly:
+    out = [0] * min(len(a) + len(b) - 1, limit + 1)
+    for i, x in enumerate(a):
+        if x:
+            for j in range(min(len(b), len(out) - i)):
+                out[i + j] += x * b[j]
+    return out
+
+
+def _marginals(comp: Component, weight: Poly) -> list[int]:
+    """Backward sweep: per group (in ``comp.order``), the weighted count of its mines.
+
+    ``weight[t]`` is what a component total ``t`` is worth once the rest of the board is
+    counted; the sweep carries, per state and mines-so-far ``a``, the weighted count of every
+    completion, so a group's expected mines come out as dot products with the forward counts.
+    """
+    back: dict[tuple[int, ...], Poly] = {(): weight}
+    sums = [0] * len(comp.steps)
+    for i in range(len(comp.steps) - 1, -1, -1):
+        weights = [comb(comp.steps[i].size, m) for m in range(comp.steps[i].size + 1)]
+        here: dict[tuple[int, ...], Poly] = {}
+        total = 0
+        for state, poly, moves in comp.transitions[i]:
+            vec = [0] * len(poly)
+            for m, new_state in moves:
+                ahead = back.get(new_state)
+                if ahead is None:
+                    continue
+                w = weights[m]
+                for a in range(min(len(poly), len(ahead) - m)):
+                    value = ahead[a + m]
+                    if value:
+                        vec[a] += w * value
+                        if m and poly[a]:
+                            total += poly[a] * m * w * value
+            here[state] = vec
+        sums[i] = total
+        back = here
+    return sums
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Exact chances for a position: ``mine[cell]`` for covered cells; ``weight`` layouts."""
+
+    position: Position
+    mine: dict[int, float]
+    certain_mines: tuple[int, ...]
+    certain_safe: tuple[int, ...]
+    weight: int
+
+
+def solve(position: Position) -> Solution:
+    """Exact mine chance of every covered cell; raise ``Inconsistent`` if nothing fits."""
+    system = constraints_of(position)
+    left = system.mines_left
+    comps = [count_component(system, m, left) for m in components(system)]
+    free = len(system.unconstrained)
+    ways = [comb(free, x) for x in range(left + 1)]
+    mine: dict[int, float] = dict.fromkeys(system.mines, 1.0)
+    mine.update(dict.fromkeys(system.safe, 0.0))
+    certain: list[int] = list(system.mines)
+    safe: list[int] = list(system.safe)
+    # prefix[i] counts components before i, suffix[i] those from i on, by mine total
+    prefix: list[Poly] = [[1]]
+    for comp in comps:
+        prefix.append(_convolve(prefix[-1], comp.totals, left))
+    suffix: list[Poly] = [[1]]
+    for comp in reversed(comps):
+        suffix.append(_convolve(suffix[-1], comp.totals, left))
+    suffix.reverse()
+    everything = prefix[-1]
+    weight = sum(c * ways[left - t] for t, c in enumerate(everything))
+    if weight == 0:
+        raise Inconsistent("no mine layout fits the board and the mine count")
+    for index, comp in enumerate(comps):
+        if len(comp.order) == 1:  # one group: its total is fixed, so its chance is need/size
+            group = system.groups[comp.order[0]]
+            fixed = len(comp.totals) - 1
+            _record(mine, certain, safe, group.cells, fixed, group.size)
+            continue
+        others = _convolve(prefix[index], suffix[index + 1], left)
+        worth = [
+            sum(c * ways[left - t - j] for j, c in enumerate(others[: left - t + 1]))
+            for t in range(len(comp.totals))
+        ]
+        for g, total in zip(comp.order, _marginals(comp, worth), strict=True):
+            group = system.groups[g]
+            _record(mine, certain, safe, group.cells, total, weight * group.size)
+    if free:
+        loose = sum(c * comb(free - 1, left - t - 1) for t, c in enumerate(everything) if left > t)
+        _record(mine, certain, safe, system.unconstrained, loose * free, weight * free)
+    return Solution(position, mine, tuple(sorted(certain)), tuple(sorted(safe)), weight)
+
+
+def _record(
+    mine: dict[int, float],
+    certain: list[int],
+    safe: list[int],
+    cells: Sequence[int],
+    numerator: int,
+    denominator: int,
+) -> None:
+    chance = numerator / denominator
+    for cell in cells:
+        mine[cell] = chance
+    if numerator == denominator:
+        certain.extend(cells)
+    elif numerator == 0:
+        safe.extend(cells)
