@@ -11,6 +11,7 @@ import copy
 import json
 import runpy
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -350,3 +351,54 @@ def test_any_corruption_gives_a_verdict_never_an_exception(data: st.DataObject, 
     verdict = verify_document(doc)
     assert isinstance(verdict.ok, bool)
     assert verdict.ok or verdict.problems or not verdict.checked
+
+
+# --- the optional deadline check ------------------------------------------------------------
+
+
+def _shift(doc: Doc, index: int, seconds: int) -> None:
+    """Move one move's ``at`` by ``seconds`` (and every later move with it)."""
+    for move in doc["moves"][index:]:
+        at = datetime.fromisoformat(move["at"]) + timedelta(seconds=seconds)
+        move["at"] = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_times_are_checked_when_present() -> None:
+    verdict = verify_document(load("three-seats-timeouts"))
+    assert verdict.ok
+    assert any("the move times" in check for check in verdict.checks)
+
+
+def test_an_early_timeout_is_caught() -> None:
+    doc = load("three-seats-timeouts")
+    index = next(i for i, m in enumerate(doc["moves"]) if m["action"] == "timeout")
+    _shift(doc, index, -3600)
+    problems = verify_document(doc).problems
+    seat = doc["moves"][index]["seat"]
+    # The golden timeout came 86405 s into the turn; an hour earlier is 82805 s.
+    assert problems == (
+        f"move {index + 1} times seat {seat} out 82805 s into its turn, "
+        "before the 86400 s deadline",
+    )
+
+
+def test_a_late_tap_is_caught() -> None:
+    doc = load("two-seats-reach")
+    _shift(doc, 10, 86_400)
+    assert verify_document(doc).problems == (
+        "move 11 came 86437 s into its turn, after the 86400 s deadline",
+    )
+
+
+def test_times_going_backwards_are_caught() -> None:
+    doc = load("two-seats-reach")
+    doc["moves"][7]["at"] = "2026-11-29T00:00:00Z"
+    assert any("move 8 is dated before move 7" in p for p in verify_document(doc).problems)
+
+
+def test_without_every_time_the_times_are_not_checked() -> None:
+    doc = load("three-seats-timeouts")
+    del doc["moves"][3]["at"]
+    verdict = verify_document(doc)
+    assert verdict.ok
+    assert not any("the move times" in check for check in verdict.checks)

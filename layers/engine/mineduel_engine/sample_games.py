@@ -41,7 +41,11 @@ class SampleGame:
         """SHA-256 of the seed, as published when the game was created."""
         return commitment(self.seed)
 
-    def document(self, moves: Sequence[Move | Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    def document(
+        self,
+        moves: Sequence[Move | Mapping[str, Any]] | None = None,
+        move_deadline_s: int | None = None,
+    ) -> dict[str, Any]:
         """The game's Verification document (``moves`` may replace the log, e.g. with ``at``).
 
         The status is ``finished`` once the game has a result, else ``active``; the seed is
@@ -57,6 +61,7 @@ class SampleGame:
             seed=self.seed,
             result=self.state.result,
             field=self.field,
+            move_deadline_s=move_deadline_s,
         )
 
 

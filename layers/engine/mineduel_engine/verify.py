@@ -27,6 +27,7 @@ from .rules import RuleSet, rules_for
 from .settings import Settings
 from .state import GameState
 from .verify_text import cell_list, describe_cells, describe_flags, result_text
+from .verify_times import deadline_problems, deadline_s
 
 STATUSES = ("waiting", "active", "finished")
 RUNNING = ("waiting", "active")
@@ -92,9 +93,11 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
     if settings is None or field is None:
         report.problem("the moves could not be replayed: the field is unknown")
         return report.verdict()
-    state = _replay_log(doc, settings, field, report)
+    replayed = _Replayed()
+    state = _replay_log(doc, settings, field, report, replayed)
     if state is not None:
         _check_end(doc, state, report)
+    _check_times(doc, replayed, report)
     return report.verdict()
 
 
@@ -230,8 +233,16 @@ def _read_field(
     return published
 
 
+class _Replayed:
+    """The moves replayed so far, and whether each one started a new turn (for the times)."""
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+        self.renews: list[bool] = []
+
+
 def _replay_log(
-    doc: Mapping[str, Any], settings: Settings, field: Field, report: _Report
+    doc: Mapping[str, Any], settings: Settings, field: Field, report: _Report, done: _Replayed
 ) -> GameState | None:
     """Replay every logged move; None when the log cannot be replayed to its end."""
     records = doc.get("moves")
@@ -262,6 +273,8 @@ def _replay_log(
         stepped = _step(rules, state, field, move, label, report)
         if stepped is None:
             return None
+        done.moves.append(move)
+        done.renews.append(not move.is_elimination or state.turn == move.seat)
         state = stepped
     return state
 
@@ -332,6 +345,21 @@ def _check_end(doc: Mapping[str, Any], state: GameState, report: _Report) -> Non
         )
 
 
+def _check_times(doc: Mapping[str, Any], done: _Replayed, report: _Report) -> None:
+    """The optional deadline check (``verify_times``), when the document has what it needs."""
+    limit = deadline_s(doc)
+    records = doc.get("moves")
+    if limit is None or not isinstance(records, list):
+        return
+    problems = deadline_problems(records, done.moves, done.renews, limit)
+    if problems is None:
+        return
+    report.check(
+        f"the move times: every tap within its turn's {limit} s deadline, every timeout after it"
+    )
+    report.problems.extend(problems)
+
+
 def _reason(state: GameState) -> str:
     return state.result.reason if state.result else "not ended"
 
@@ -351,12 +379,14 @@ def build_document(
     seed: bytes | None,
     result: Result | None,
     field: Field | None = None,
+    move_deadline_s: int | None = None,
 ) -> dict[str, Any]:
     """The api.md Verification document of a game, with the verdict ``verify_document`` gives.
 
     Hidden information never leaks through it: unless ``status`` is ``finished``, the seed and
     the field are left out (null) whatever the caller passes. Move dicts keep any extra keys
     (``at``) the caller put in. A finished game's field is derived from the seed unless given.
+    With ``move_deadline_s`` (and ``at`` on every move) the verdict also checks the move times.
     """
     finished = status == "finished"
     published_seed = seed if finished else None
@@ -387,5 +417,7 @@ def build_document(
         "moves": [m.to_dict() if isinstance(m, Move) else dict(m) for m in moves],
         "result": result.to_dict() if result is not None else None,
     }
+    if move_deadline_s is not None:
+        doc["move_deadline_s"] = move_deadline_s
     doc["verdict"] = verify_document(doc).to_dict()
     return doc

@@ -19,11 +19,16 @@ from mineduel_engine.sample_games import SampleGame, play_sample
 
 HERE = Path(__file__).resolve().parent
 START = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
+DEADLINE_S = 86_400
 
 
-def _at(n: int) -> str:
-    """A plausible commit time for move ``n`` (37 s apart), as the service's ``at``."""
-    return (START + timedelta(seconds=37 * n)).strftime("%Y-%m-%dT%H:%M:%SZ")
+def _times(game: SampleGame) -> list[str]:
+    """Plausible commit times: 37 s between moves, and a timeout a little after the deadline."""
+    times, now = [], START
+    for move in game.moves:
+        now += timedelta(seconds=DEADLINE_S + 5 if move.action == "timeout" else 37)
+        times.append(now.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    return times
 
 
 def _out_at(plan: dict[int, str]) -> Callable[[GameState, int], str | None]:
@@ -60,10 +65,10 @@ def games() -> dict[str, SampleGame]:
 
 def document(game: SampleGame) -> dict[str, Any]:
     """The game's Verification document, with the fields the service adds."""
-    moves = [{**move.to_dict(), "at": _at(move.n)} for move in game.moves]
-    doc = game.document(moves)
-    doc["move_deadline_s"] = 86_400
-    return doc
+    moves = [
+        {**move.to_dict(), "at": at} for move, at in zip(game.moves, _times(game), strict=True)
+    ]
+    return game.document(moves, move_deadline_s=DEADLINE_S)
 
 
 def render(doc: dict[str, Any]) -> str:
