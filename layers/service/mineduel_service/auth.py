@@ -19,7 +19,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from joserfc import jwt
+from joserfc import jws, jwt
 from joserfc.errors import JoseError
 from joserfc.jwk import KeySet
 
@@ -123,7 +123,15 @@ def verify_account_token(token: str) -> dict[str, Any]:
     """The claims of a valid Cognito id or access token of this pool and app client."""
     config = get_config()
     try:
-        decoded = jwt.decode(token, _key_set(), algorithms=["RS256"])
+        # Refuse what is not even a signed token before fetching any key.
+        header = jws.extract_compact(token.encode("ascii")).protected
+    except (JoseError, ValueError, UnicodeError):
+        raise unauthorized("The account token is not valid; sign in again.") from None
+    if header.get("alg") != "RS256":
+        raise unauthorized("The account token is not valid; sign in again.")
+    keys = _key_set()
+    try:
+        decoded = jwt.decode(token, keys, algorithms=["RS256"])
         registry = jwt.JWTClaimsRegistry(
             now=int(clock.now().timestamp()),
             leeway=30,
@@ -150,8 +158,13 @@ def _key_set() -> KeySet:
         return cached
     if not url.startswith(("https://", "http://")):
         raise ApiError(500, "auth-misconfigured", "Account sign-in is not available right now.")
-    with urllib.request.urlopen(url, timeout=3) as response:  # noqa: S310  (scheme checked above)
-        keys = KeySet.import_key_set(json.loads(response.read()))
+    try:
+        with urllib.request.urlopen(url, timeout=3) as response:  # noqa: S310  (scheme checked)
+            keys = KeySet.import_key_set(json.loads(response.read()))
+    except (OSError, ValueError, JoseError):
+        raise ApiError(
+            503, "auth-unavailable", "Account sign-in cannot be checked right now; try again."
+        ) from None
     with _keys_lock:
         _keys[url] = keys
     return keys

@@ -1,19 +1,32 @@
 """Powertools logger, tracer and metrics shared by every function (one instance each).
 
-Configured by the environment template.yaml sets (service name, namespace, log level). Events
-are never logged whole (``POWERTOOLS_LOGGER_LOG_EVENT`` is false and handlers pass
+Configured by Powertools' own environment variables, which template.yaml sets; the defaults
+below are the template's values, so a module imported before the environment is exported (as
+in tests) still logs under the right service and publishes metrics under the right namespace.
+Events are never logged whole (``POWERTOOLS_LOGGER_LOG_EVENT`` is false and handlers pass
 ``log_event=False``): a request carries tokens, and a finished commit carries the seed.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import warnings
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 
-logger = Logger()
-tracer = Tracer()
-metrics = Metrics()
+SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME") or "mineduel"
+NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or "MineDuel"
+
+logger = Logger(service=SERVICE)
+tracer = Tracer(service=SERVICE)
+metrics = Metrics(service=SERVICE, namespace=NAMESPACE)
 
 # Reads publish no metric on purpose; Powertools would warn about that on every request.
 warnings.filterwarnings("ignore", message="No application metrics to publish")
+
+# At DEBUG, botocore logs whole response bodies, and KMS Decrypt's body is the seed. However
+# the application's log level is set, the AWS SDK's loggers never go below WARNING.
+QUIET_LOGGERS = ("botocore", "boto3", "urllib3", "s3transfer")
+for _name in QUIET_LOGGERS:
+    logging.getLogger(_name).setLevel(logging.WARNING)

@@ -1,0 +1,118 @@
+"""Accounts: Cognito tokens verified against the pool's JWKS; joining, invites, activation.
+
+Runs on the moto server, which publishes the pool's keys at ``<endpoint>/<pool>/.well-known/
+jwks.json`` the way Cognito does; the tokens are moto's real RS256 JWTs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import boto3
+from mineduel_service import clock
+from mineduel_service.config import get_config
+
+if TYPE_CHECKING:
+    from conftest import Api
+
+PASSWORD = "Correct-Horse-42"
+
+
+def sign_in(username: str, *, use: str = "IdToken") -> str:
+    """A token for ``username`` (created on first use) from the template's user pool."""
+    config = get_config()
+    cognito = boto3.client("cognito-idp", region_name=config.region)
+    try:
+        cognito.admin_create_user(UserPoolId=config.user_pool_id, Username=username)
+        cognito.admin_set_user_password(
+            UserPoolId=config.user_pool_id, Username=username, Password=PASSWORD, Permanent=True
+        )
+    except cognito.exceptions.UsernameExistsException:
+        pass
+    answer = cognito.initiate_auth(
+        ClientId=config.user_pool_client_id,
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": username, "PASSWORD": PASSWORD},
+    )
+    return str(answer["AuthenticationResult"][use])
+
+
+def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
+    alice, bob = sign_in("alice"), sign_in("bob", use="AccessToken")
+    created = served_api.call("POST", "/v1/games", token=alice, body={"bots": 0})
+    assert created.status == 201, created.body
+    game = created.body
+    assert game["status"] == "waiting" and game["turn"] is None
+    assert [s["kind"] for s in game["seats"]] == ["account", "open"]
+    assert game["seats"][0]["name"] == "alice"
+
+    joined = served_api.call(
+        "POST", f"/v1/games/{game['game_id']}/join", token=bob, body={"client_seed": "bob-1"}
+    )
+    assert joined.status == 200, joined.body
+    active = joined.body
+    assert active["status"] == "active" and active["turn"]["seat"] == 0
+    assert active["seats"][1]["name"] == "bob" and active["seats"][1]["client_seed"] == "bob-1"
+    again = served_api.call("POST", f"/v1/games/{game['game_id']}/join", token=bob)
+    assert again.status == 200 and again.body == active
+
+    not_yours = served_api.commit(bob, game["game_id"], 0, 0, 0)
+    assert not_yours.status == 403 and not_yours.error_code == "not-your-turn"
+    moved = served_api.commit(alice, game["game_id"], 0, 0, 0)
+    assert moved.status == 200 and [m["seat"] for m in moved.body["moves"]] == [0]
+
+    resigned = served_api.call("POST", f"/v1/games/{game['game_id']}/resign", token=bob)
+    assert resigned.status == 200
+    assert resigned.body["result"]["reason"] == "resign" and resigned.body["result"]["winner"] == 0
+    verdict = served_api.call("GET", f"/v1/games/{game['game_id']}/verify").body["verdict"]
+    assert verdict["checked"] and verdict["ok"]
+
+
+def test_invites_reserve_seats_and_guests_cannot_join(served_api: Api) -> None:
+    alice = sign_in("alice")
+    game = served_api.call(
+        "POST", "/v1/games", token=alice, body={"seats": 3, "bots": 1, "invite": ["carol"]}
+    ).body
+    assert [s["kind"] for s in game["seats"]] == ["account", "open", "bot"]
+    path = f"/v1/games/{game['game_id']}/join"
+    dave = served_api.call("POST", path, token=sign_in("dave"))
+    assert dave.status == 409 and dave.error_code == "no-open-seat"
+    guest = served_api.call("POST", path, token=served_api.guest())
+    assert guest.status == 403 and guest.error_code == "guests-play-bots-only"
+    carol = served_api.call("POST", path, token=sign_in("carol"))
+    assert carol.status == 200 and carol.body["status"] == "active"
+
+
+def test_bad_account_tokens_are_401(served_api: Api) -> None:
+    token = sign_in("erin")
+    header, payload, signature = token.split(".")
+    flipped = signature[:-2] + ("AA" if signature[-2:] != "AA" else "BB")
+    for bad in (f"{header}.{payload}.{flipped}", f"{header}.{payload}.", "x.y.z"):
+        reply = served_api.call("POST", "/v1/games", token=bad, body={})
+        assert reply.status == 401, reply.body
+
+
+def test_an_expired_account_token_is_401(served_api: Api) -> None:
+    token = sign_in("frank")
+    clock.advance(2 * 3600)  # moto's tokens live one hour
+    reply = served_api.call("POST", "/v1/games", token=token, body={})
+    assert reply.status == 401 and reply.error_code == "unauthorized"
+
+
+def test_a_token_for_another_app_client_is_401(served_api: Api) -> None:
+    config = get_config()
+    cognito = boto3.client("cognito-idp", region_name=config.region)
+    other = cognito.create_user_pool_client(
+        UserPoolId=config.user_pool_id,
+        ClientName="someone-else",
+        ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+    )["UserPoolClient"]["ClientId"]
+    sign_in("grace")
+    answer = cognito.initiate_auth(
+        ClientId=other,
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": "grace", "PASSWORD": PASSWORD},
+    )
+    token = answer["AuthenticationResult"]["IdToken"]
+    reply = served_api.call("POST", "/v1/games", token=token, body={})
+    assert reply.status == 401

@@ -1,0 +1,84 @@
+"""The cost budget, counted on the wire: what one commit and one read ask of AWS.
+
+A commit (the human's tap and every bot reply) makes at most one DynamoDB read, one
+transactional write, one KMS call and one Scheduler call; reading a game makes one DynamoDB
+read and no KMS call. Counted with botocore's own event hooks on the service's clients.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from mineduel_service import aws
+
+if TYPE_CHECKING:
+    from conftest import Api
+
+READS = {"GetItem", "BatchGetItem", "Query"}
+
+
+@pytest.fixture
+def calls(api: Api) -> Iterator[Counter[str]]:
+    """Every AWS operation the service's clients send, by ``service.Operation``."""
+    counter: Counter[str] = Counter()
+
+    def count(model: Any, **_: Any) -> None:
+        counter[f"{model.service_model.service_name}.{model.name}"] += 1
+
+    clients = [aws.dynamodb(), aws.kms(), aws.scheduler()]
+    for client in clients:
+        client.meta.events.register("before-call", count)
+    yield counter
+    for client in clients:
+        client.meta.events.unregister("before-call", count)
+
+
+def _by_service(counter: Counter[str], service: str) -> int:
+    return sum(n for name, n in counter.items() if name.startswith(f"{service}."))
+
+
+@pytest.mark.parametrize("idempotency", [False, True])
+def test_a_commit_with_bot_replies_stays_within_budget(
+    api: Api, calls: Counter[str], idempotency: bool
+) -> None:
+    token = api.guest()
+    game = api.bot_game(token)
+    calls.clear()
+    headers = {"Idempotency-Key": "budget"} if idempotency else None
+    reply = api.commit(token, game["game_id"], 7, 7, 0, headers=headers)
+    assert reply.status == 200
+    assert len(reply.body["moves"]) >= 1
+    reads = sum(n for name, n in calls.items() if name.split(".")[1] in READS)
+    assert reads == 1, calls
+    assert calls["dynamodb.TransactWriteItems"] == 1, calls
+    assert _by_service(calls, "dynamodb") == 2, calls
+    assert _by_service(calls, "kms") == 1, calls
+    assert _by_service(calls, "scheduler") == 1, calls
+
+
+def test_a_multi_move_bot_reply_is_still_one_transaction(api: Api, calls: Counter[str]) -> None:
+    token = api.guest()
+    game = api.bot_game(token, bot_level="hard")
+    expected, board = 0, game["board"]
+    for _ in range(8):
+        row, col = next((r, c) for r in range(16) for c in range(16) if board[r][c] == ".")
+        calls.clear()
+        reply = api.commit(token, game["game_id"], row, col, expected)
+        assert reply.status == 200
+        assert calls["dynamodb.TransactWriteItems"] == 1
+        assert _by_service(calls, "dynamodb") == 2 and _by_service(calls, "kms") == 1
+        assert _by_service(calls, "scheduler") == 1
+        if reply.body["game"]["status"] != "active":
+            break
+        board, expected = reply.body["game"]["board"], reply.body["game"]["move_count"]
+
+
+def test_a_read_is_one_get_and_no_kms(api: Api, calls: Counter[str]) -> None:
+    token = api.guest()
+    game = api.bot_game(token)
+    calls.clear()
+    assert api.call("GET", f"/v1/games/{game['game_id']}").status == 200
+    assert dict(calls) == {"dynamodb.GetItem": 1}

@@ -1,0 +1,100 @@
+"""template.yaml wires every api.md route to its own function with least privilege, and the
+local stack provisions exactly what it declares."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import boto3
+from mineduel_service.config import get_config
+
+from mineduel.local.template import load_template
+
+if TYPE_CHECKING:
+    from mineduel.local.provision import LocalStack
+
+API_MD_ROUTES = {
+    ("POST", "/v1/guests"): "GuestsFunction",
+    ("POST", "/v1/games"): "CreateGameFunction",
+    ("POST", "/v1/games/{game_id}/join"): "JoinGameFunction",
+    ("GET", "/v1/games/{game_id}"): "GetGameFunction",
+    ("POST", "/v1/games/{game_id}/moves"): "CommitMoveFunction",
+    ("POST", "/v1/games/{game_id}/resign"): "ResignFunction",
+    ("GET", "/v1/games/{game_id}/moves"): "ListMovesFunction",
+    ("GET", "/v1/games/{game_id}/verify"): "VerifyFunction",
+}
+SEED_READERS = {"CommitMoveFunction", "ResignFunction", "ExpireTurnFunction"}
+
+
+def _statements(properties: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s for policy in properties.get("Policies", []) for s in policy.get("Statement", [])]
+
+
+def _actions(properties: dict[str, Any]) -> set[str]:
+    actions: set[str] = set()
+    for statement in _statements(properties):
+        found = statement["Action"]
+        actions.update([found] if isinstance(found, str) else found)
+    return actions
+
+
+def test_every_api_md_route_has_its_own_function() -> None:
+    template = load_template()
+    routes = {(r.method, r.path): fn.logical_id for r, fn in template.routes()}
+    assert routes == API_MD_ROUTES
+    assert set(template.functions) == {*API_MD_ROUTES.values(), "ExpireTurnFunction"}
+    for fn in template.functions.values():
+        assert fn.handler == "app.lambda_handler"
+        assert fn.module_file.is_file(), fn.module_file
+        assert fn.code_dir.parent.name == "functions"
+    assert template.functions["ExpireTurnFunction"].routes == ()
+    apis = template.resources_of_type("AWS::Serverless::HttpApi")
+    assert list(apis) == ["HttpApi"]
+    for fn in template.functions.values():
+        for event in fn.properties.get("Events", {}).values():
+            assert event["Properties"]["ApiId"] == {"Ref": "HttpApi"}
+
+
+def test_only_the_seed_readers_may_decrypt_and_nothing_is_a_wildcard() -> None:
+    template = load_template()
+    for logical_id, fn in template.functions.items():
+        actions = _actions(fn.properties)
+        assert ("kms:Decrypt" in actions) == (logical_id in SEED_READERS), logical_id
+        assert not any(a.endswith("*") for a in actions), logical_id
+        for statement in _statements(fn.properties):
+            assert statement["Resource"] != "*", logical_id
+    assert _actions(template.functions["GetGameFunction"].properties) == {"dynamodb:GetItem"}
+    assert "kms:Encrypt" in _actions(template.functions["CreateGameFunction"].properties)
+
+
+def test_the_table_key_and_pool_are_provisioned_as_declared(stack: LocalStack) -> None:
+    config = get_config()
+    dynamodb = boto3.client("dynamodb", region_name=config.region)
+    table = dynamodb.describe_table(TableName=config.table_name)["Table"]
+    assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    ttl = dynamodb.describe_time_to_live(TableName=config.table_name)["TimeToLiveDescription"]
+    assert ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_ttl"}
+    backups = dynamodb.describe_continuous_backups(TableName=config.table_name)
+    pitr = backups["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
+    assert pitr["PointInTimeRecoveryStatus"] == "ENABLED"
+    kms = boto3.client("kms", region_name=config.region)
+    assert kms.get_key_rotation_status(KeyId=config.seed_key_id)["KeyRotationEnabled"]
+    scheduler = boto3.client("scheduler", region_name=config.region)
+    assert scheduler.get_schedule_group(Name=config.schedule_group)["State"] == "ACTIVE"
+    iam = boto3.client("iam", region_name=config.region)
+    role = iam.get_role(RoleName=config.scheduler_role_arn.rsplit("/", 1)[1])["Role"]
+    principal = role["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
+    assert principal == {"Service": "scheduler.amazonaws.com"}
+    cognito = boto3.client("cognito-idp", region_name=config.region)
+    client = cognito.describe_user_pool_client(
+        UserPoolId=config.user_pool_id, ClientId=config.user_pool_client_id
+    )["UserPoolClient"]
+    assert "ALLOW_USER_PASSWORD_AUTH" in client["ExplicitAuthFlows"]
+
+
+def test_the_expiry_target_is_the_expiry_function(stack: LocalStack) -> None:
+    arn = get_config().expiry_function_arn
+    assert stack.function_for_arn(arn) == "ExpireTurnFunction"
+    assert len(set(stack.function_arns.values())) == len(stack.function_arns)
+    for env in stack.environments.values():
+        assert all(isinstance(v, str) and "${" not in v for v in env.values())
