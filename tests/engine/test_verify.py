@@ -152,6 +152,10 @@ def _field_digit(doc: Doc) -> None:
     doc["field"][0] = "9" + doc["field"][0][1:]
 
 
+def _huge_field(doc: Doc) -> None:
+    doc["field"] = ["0" * 2000] * 2000
+
+
 def _renumbered(doc: Doc) -> None:
     doc["moves"][3]["n"] = 99
 
@@ -204,6 +208,7 @@ TAMPERINGS: list[tuple[str, Callable[[Doc], None], str]] = [
     ("a flag moved", _flag_moved, "but the rules flag"),
     ("a different published field", _published_field, "not the one the seeds give"),
     ("an impossible field digit", _field_digit, "published field is malformed"),
+    ("an oversized published field", _huge_field, "the published field is not 16x16"),
     ("a renumbered move", _renumbered, "is numbered 99"),
     ("a tap on an open cell", _tap_on_open_cell, "already open"),
     ("another protocol", _protocol, "the protocol is"),

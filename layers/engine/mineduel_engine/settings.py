@@ -24,6 +24,7 @@ VARIANT_SPECS: dict[str, VariantSpec] = {
 }
 
 SEAT_LETTERS = "ABCD"
+MAX_SIDE = 64  # the widest and tallest board any variant may use
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Settings:
             raise InvalidSettings(
                 f"{self.variant} takes {spec.min_seats} to {spec.max_seats} seats, not {self.seats}"
             )
-        if not (1 <= self.width <= 64 and 1 <= self.height <= 64):
+        if not (1 <= self.width <= MAX_SIDE and 1 <= self.height <= MAX_SIDE):
             raise InvalidSettings(f"a {self.width}x{self.height} board is not playable")
         if not 1 <= self.mines < self.width * self.height:
             raise InvalidSettings(

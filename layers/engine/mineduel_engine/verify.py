@@ -24,7 +24,7 @@ from .moves import Move
 from .outcome import Result
 from .replay import as_move, replay_move
 from .rules import RuleSet, rules_for
-from .settings import Settings
+from .settings import MAX_SIDE, Settings
 from .state import GameState
 from .verify_text import cell_list, describe_cells, describe_flags, result_text
 from .verify_times import deadline_problems, deadline_s
@@ -203,33 +203,34 @@ def _read_field(
     if derived is not None and rows == derived.to_strings():
         report.check("the published field is exactly the one the seeds give (mineduel/v1)")
         return derived
+    if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+        report.problem("the published field is malformed: it must be a list of strings")
+        return None
+    # The size is checked before parsing, so an oversized field costs nothing to reject.
+    if settings is not None:
+        size = f"{settings.width}x{settings.height}"
+        fits = len(rows) == settings.height and all(len(r) == settings.width for r in rows)
+    else:
+        size = f"within {MAX_SIDE}x{MAX_SIDE}"
+        fits = 0 < len(rows) <= MAX_SIDE and all(0 < len(r) <= MAX_SIDE for r in rows)
+    if not fits:
+        report.problem(f"the published field is not {size}")
+        return None
     try:
-        if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
-            raise MalformedRecord("the field must be a list of strings")
         published = Field.from_strings(rows)
     except MalformedRecord as exc:
         report.problem(f"the published field is malformed: {_plain(exc)}")
         return None
-    if settings is not None and (published.width, published.height) != (
-        settings.width,
-        settings.height,
-    ):
-        report.problem(
-            f"the published field is {published.width}x{published.height}, "
-            f"not {settings.width}x{settings.height}"
-        )
-        return published
     if derived is not None:
         report.check("the published field is exactly the one the seeds give (mineduel/v1)")
         differing = [
             r for r, (a, b) in enumerate(zip(rows, derived.to_strings(), strict=True)) if a != b
         ]
-        if differing:
-            report.problem(
-                "the published field is not the one the seeds give: rows "
-                + ", ".join(map(str, differing))
-                + " differ"
-            )
+        report.problem(
+            "the published field is not the one the seeds give: rows "
+            + ", ".join(map(str, differing))
+            + " differ"
+        )
     return published
 
 
