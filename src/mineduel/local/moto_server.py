@@ -4,11 +4,16 @@ moto's backends are plain Python objects without locks: two concurrent ``Transac
 on the same item can both pass their condition checks. DynamoDB itself serializes conflicting
 writes, so to keep the local stack honest the moto side is serialized here, with one lock around
 the whole WSGI app. The handlers stay concurrent, as Lambda's would be: only AWS is serialized.
+
+moto keeps its state in process-wide backends, shared by every moto server and ``mock_aws`` in
+the process; an :class:`EmbeddedMoto` therefore starts from, and leaves behind, an empty AWS
+(moto's own ``/moto-api/reset``), so one stack never sees another's tables.
 """
 
 from __future__ import annotations
 
 import threading
+import urllib.request
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -66,12 +71,21 @@ class EmbeddedMoto:
         return f"http://{self._server.host}:{self._server.port}"
 
     def start(self) -> EmbeddedMoto:
-        """Serve in the background; the socket is already bound, so requests can start now."""
+        """Serve an empty AWS in the background (the socket is bound: requests can start now)."""
         self._thread.start()
+        self.reset()
         return self
 
+    def reset(self) -> None:
+        """Forget every resource (all of moto's backends in this process)."""
+        url = f"{self.endpoint_url}/moto-api/reset"  # always http://127.0.0.1:<port>
+        request = urllib.request.Request(url, method="POST")  # noqa: S310
+        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
+            answer.read()
+
     def stop(self) -> None:
-        """Stop serving and release the port."""
+        """Empty moto, stop serving and release the port."""
+        self.reset()
         self._server.shutdown()
         self._thread.join()
         self._server.server_close()

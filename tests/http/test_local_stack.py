@@ -1,0 +1,234 @@
+"""End to end over real HTTP: the local stack (template.yaml on moto, the real handlers) as a
+client sees it. Games are played by a guest against the bot and checked afterwards by the
+engine's verifier and by ``mineduel verify URL``; deadlines are made to pass with the local
+clock; commits race; retries carry an Idempotency-Key; reads are conditional.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mineduel_engine import verify_document
+from openapi_spec_validator import validate
+
+from mineduel.cli import main as mineduel_main
+from mineduel.local.client import ApiClient, Reply, http_transport, next_tap, public_state
+from mineduel.local.openapi import render
+from mineduel.local.stack import RunningStack, start_local_stack
+
+pytestmark = pytest.mark.http
+RACERS = 32
+COMMITTED_OPENAPI = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[RunningStack]:
+    running = start_local_stack(port=0)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def guest(stack: RunningStack) -> ApiClient:
+    client = ApiClient(http_transport(stack.url))
+    client.become_guest()
+    return client
+
+
+def _ok(reply: Reply, status: int = 200) -> Any:
+    assert reply.status == status, reply.body[:400]
+    return reply.json()
+
+
+def _play_to_the_end(client: ApiClient, game: dict[str, Any]) -> dict[str, Any]:
+    while game["status"] == "active":
+        assert game["turn"]["seat"] == 0, "after a commit, the bot has replied"
+        row, col = next_tap(game)
+        answer = _ok(client.commit(game, row, col))
+        assert answer["moves"][0]["n"] == game["move_count"] + 1
+        assert answer["moves"][0]["seat"] == 0
+        game = answer["game"]
+    return game
+
+
+def test_a_guest_plays_whole_games_against_the_bot_and_each_verifies(
+    stack: RunningStack, guest: ApiClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for _ in range(2):
+        game = guest.create_game()
+        assert game["status"] == "active"
+        assert game["seed"] is None
+        assert [s["kind"] for s in game["seats"]] == ["guest", "bot"]
+        finished = _play_to_the_end(guest, game)
+
+        assert finished["status"] == "finished"
+        assert finished["result"]["reason"] == "reach"
+        assert finished["seed"] is not None
+        path = f"/v1/games/{game['game_id']}"
+        log = _ok(guest.call("GET", f"{path}/moves?after=0"))["moves"]
+        assert [m["n"] for m in log] == list(range(1, finished["move_count"] + 1))
+
+        document = _ok(guest.call("GET", f"{path}/verify"))
+        assert document["verdict"] == {"checked": True, "ok": True, "problems": []}
+        assert document["moves"] == log
+        verdict = verify_document(document)
+        assert verdict.ok, verdict.problems
+        assert mineduel_main(["verify", f"{stack.url}{path}/verify"]) == 0
+        capsys.readouterr()
+
+
+def test_nothing_hidden_is_served_while_a_game_runs(guest: ApiClient) -> None:
+    game = guest.create_game()
+    path = f"/v1/games/{game['game_id']}"
+    document = _ok(guest.call("GET", f"{path}/verify"))
+    assert document["seed"] is None
+    assert document["field"] is None
+    assert document["verdict"]["checked"] is False
+    assert _ok(guest.call("GET", path))["seed"] is None
+
+
+def test_a_missed_deadline_fires_through_the_clock_and_ends_the_game_against_that_seat(
+    stack: RunningStack, guest: ApiClient
+) -> None:
+    game = guest.create_game(move_deadline_s=60)
+    path = f"/v1/games/{game['game_id']}"
+    early = _ok(guest.call("POST", "/_local/clock", {"advance_s": 30}))
+    assert early["fired"] == []
+    assert _ok(guest.call("GET", path))["status"] == "active"
+
+    late = _ok(guest.call("POST", "/_local/clock", {"advance_s": 31}))
+    assert len(late["fired"]) == 1
+    ended = _ok(guest.call("GET", path))
+    assert ended["status"] == "finished"
+    assert ended["result"]["reason"] == "timeout"
+    assert ended["result"]["winner"] == 1
+    assert ended["seats"][0]["out"] is True
+    last = _ok(guest.call("GET", f"{path}/moves?after=0"))["moves"][-1]
+    assert (last["seat"], last["action"]) == (0, "timeout")
+
+    row, col = next_tap(game)
+    refused = guest.commit(game, row, col)
+    assert refused.status == 409
+    assert refused.json()["error"]["code"]
+    assert verify_document(_ok(guest.call("GET", f"{path}/verify"))).ok
+
+
+def test_of_32_concurrent_commits_of_one_turn_exactly_one_lands(guest: ApiClient) -> None:
+    game = guest.create_game()
+    covered = [
+        (r, c) for r, line in enumerate(game["board"]) for c, ch in enumerate(line) if ch == "."
+    ]
+    barrier = threading.Barrier(RACERS)
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def racer(index: int) -> None:
+        row, col = covered[index * 7 % len(covered)]
+        barrier.wait()
+        reply = guest.commit(game, row, col)
+        with lock:
+            statuses.append(reply.status)
+
+    threads = [threading.Thread(target=racer, args=(i,)) for i in range(RACERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(statuses) == [200] + [409] * (RACERS - 1)
+    path = f"/v1/games/{game['game_id']}"
+    after = _ok(guest.call("GET", path))
+    log = _ok(guest.call("GET", f"{path}/moves?after=0"))["moves"]
+    assert [m["n"] for m in log] == list(range(1, after["move_count"] + 1))
+    assert log[0]["seat"] == 0
+    assert after["board"] == public_state(after).board()
+
+
+def test_an_idempotency_key_retry_returns_the_first_answer_and_plays_nothing(
+    guest: ApiClient,
+) -> None:
+    game = guest.create_game()
+    row, col = next_tap(game)
+    first = guest.commit(game, row, col, key="tap-1")
+    retry = guest.commit(game, row, col, key="tap-1")
+    assert first.status == retry.status == 200
+    assert retry.json() == first.json()
+    path = f"/v1/games/{game['game_id']}"
+    now = _ok(guest.call("GET", path))
+    assert now["move_count"] == first.json()["game"]["move_count"]
+
+    other = guest.commit(game, *_another_covered(now, (row, col)), key="tap-1")
+    assert other.status == 422
+    assert other.json()["error"]["code"] == "idempotency-key-reused"
+
+
+def _another_covered(game: dict[str, Any], avoid: tuple[int, int]) -> tuple[int, int]:
+    for r, line in enumerate(game["board"]):
+        for c, ch in enumerate(line):
+            if ch == "." and (r, c) != avoid:
+                return r, c
+    raise AssertionError("no covered cell left")
+
+
+def test_reads_send_an_etag_and_answer_304_until_the_game_changes(guest: ApiClient) -> None:
+    game = guest.create_game()
+    path = f"/v1/games/{game['game_id']}"
+    first = guest.call("GET", path)
+    etag = first.headers["etag"]
+    assert first.status == 200
+
+    same = guest.call("GET", path, headers={"if-none-match": etag})
+    assert same.status == 304
+    assert same.body == b""
+    assert same.headers["etag"] == etag
+
+    _ok(guest.commit(game, *next_tap(game)))
+    changed = guest.call("GET", path, headers={"if-none-match": etag})
+    assert changed.status == 200
+    assert changed.headers["etag"] != etag
+
+
+def test_the_api_document_and_swagger_ui_are_served(stack: RunningStack) -> None:
+    client = ApiClient(http_transport(stack.url))
+    served = _ok(client.call("GET", "/openapi.json"))
+    validate(served)
+    assert render(served) == COMMITTED_OPENAPI.read_text(encoding="utf-8")
+
+    page = client.call("GET", "/docs")
+    assert page.status == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert b"/openapi.json" in page.body
+    assert b'src="/docs/swagger-ui-bundle.js"' in page.body
+    asset = client.call("GET", "/docs/swagger-ui-bundle.js")
+    assert asset.status == 200
+    assert b"SwaggerUIBundle" in asset.body
+
+
+def test_what_the_template_does_not_route_gets_api_gateways_answers(
+    stack: RunningStack,
+) -> None:
+    client = ApiClient(http_transport(stack.url))
+    missing = client.call("GET", "/v1/games")
+    assert (missing.status, missing.json()) == (404, {"message": "Not Found"})
+    assert client.call("DELETE", "/v1/games/x").status == 404
+    assert client.call("GET", "/docs/not-an-asset.js").status == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [({"advance_s": -5}, 422), ({"advance_s": "soon"}, 422), ({}, 400), ([1], 400)],
+)
+def test_the_local_clock_refuses_what_is_not_a_forward_move(
+    stack: RunningStack, body: Any, status: int
+) -> None:
+    client = ApiClient(http_transport(stack.url))
+    before = _ok(client.call("GET", "/_local/clock"))["now"]
+    reply = client.call("POST", "/_local/clock", body)
+    assert reply.status == status
+    assert json.loads(reply.body)["error"]["code"]
+    assert _ok(client.call("GET", "/_local/clock"))["now"] >= before
