@@ -13,6 +13,7 @@ from ..fairness import Stream
 from .choice import best_cells, pick
 from .local import local_chances
 from .position import Position
+from .strategy import greedy_cell, play_hard
 
 Player = Callable[[Position, int, Stream], int]
 
@@ -23,8 +24,14 @@ def play_easy(position: Position, seats: int, stream: Stream) -> int:
     return pick(best_cells(local_chances(position)), stream)
 
 
+def play_medium(position: Position, seats: int, stream: Stream) -> int:
+    """Exact greedy: tap the cell most likely to be a mine."""
+    del seats
+    return greedy_cell(position, stream)
+
+
 LEVELS: dict[str, Player] = {
     "easy": play_easy,
-    "medium": play_easy,
-    "hard": play_easy,
+    "medium": play_medium,
+    "hard": play_hard,
 }

@@ -39,6 +39,28 @@ class Inconsistent(ValueError):
     """No mine layout fits the board (a number or the mine count cannot be met)."""
 
 
+class TooHard(RuntimeError):
+    """Counting would pass the caller's budget of programme states (only with a budget)."""
+
+
+class Budget:
+    """Work a caller can afford, in programme states (a board's setup counts as its groups).
+
+    Counting is exact or it stops: passing the budget raises ``TooHard``, so a pathological
+    board costs a bounded amount of work instead of a timeout. No clock is read: the same
+    board and budget always give the same answer.
+    """
+
+    def __init__(self, states: int) -> None:
+        self.left = states
+
+    def spend(self, states: int) -> None:
+        """Take ``states`` from the budget; raise ``TooHard`` once it is overdrawn."""
+        self.left -= states
+        if self.left < 0:
+            raise TooHard("the board needs more counting than the budget allows")
+
+
 @dataclass(frozen=True)
 class Group:
     """Covered cells touching exactly the same open numbers (``constraints``)."""
@@ -365,7 +387,9 @@ class Component:
     totals: Poly
 
 
-def count_component(system: Constraints, members: Sequence[int], limit: int) -> Component:
+def count_component(
+    system: Constraints, members: Sequence[int], limit: int, budget: Budget | None = None
+) -> Component:
     """Run the forward programme over one component, totals capped at ``limit`` mines."""
     if len(members) == 1:
         return _lone_group(system, members[0], limit)
@@ -393,6 +417,8 @@ def count_component(system: Constraints, members: Sequence[int], limit: int) -> 
                         target[t + m] += poly[t] * w
         transitions.append(record)
         layer = nxt
+        if budget is not None:
+            budget.spend(len(nxt))
     return Component(order, steps, transitions, layer.get((), []))
 
 
@@ -458,11 +484,16 @@ class Solution:
     weight: int
 
 
-def solve(position: Position) -> Solution:
-    """Exact mine chance of every covered cell; raise ``Inconsistent`` if nothing fits."""
+def solve(position: Position, budget: Budget | None = None) -> Solution:
+    """Exact mine chance of every covered cell; raise ``Inconsistent`` if nothing fits.
+
+    With a ``budget``, raise ``TooHard`` rather than count past it.
+    """
     system = constraints_of(position)
     left = system.mines_left
-    comps = [count_component(system, m, left) for m in components(system)]
+    if budget is not None:
+        budget.spend(len(system.groups) + 1)
+    comps = [count_component(system, m, left, budget) for m in components(system)]
     free = len(system.unconstrained)
     ways = [comb(free, x) for x in range(left + 1)]
     mine: dict[int, float] = dict.fromkeys(system.mines, 1.0)
@@ -516,3 +547,38 @@ def _record(
         certain.extend(cells)
     elif numerator == 0:
         safe.extend(cells)
+
+
+def reveal(position: Position, cell: int, number: int) -> Position:
+    """The position after covered ``cell`` opens showing ``number`` (no flood fill)."""
+    cells = list(position.cells)
+    cells[cell] = str(number)
+    return Position(position.width, position.height, position.mines, tuple(cells))
+
+
+def outcomes(
+    position: Position, cell: int, budget: Budget | None = None
+) -> list[tuple[int, float, Solution]]:
+    """If covered ``cell`` is safe: each number it could show, its chance, and the board then.
+
+    The chance of number ``k`` is the share of safe-at-``cell`` layouts that give ``k``, which is
+    the layout count of the board with ``cell`` opened as ``k``.
+    """
+    around = position.table[cell]
+    flags = sum(1 for n in around if position.is_flag(n))
+    hidden = sum(1 for n in around if position.is_covered(n))
+    found: list[tuple[int, Solution]] = []
+    for number in range(flags, flags + hidden + 1):
+        try:
+            found.append((number, solve(reveal(position, cell, number), budget)))
+        except Inconsistent:
+            continue
+    total = sum(solution.weight for _, solution in found)
+    if total == 0:
+        raise Inconsistent(f"cell {cell} cannot be safe")
+    return [(number, solution.weight / total, solution) for number, solution in found]
+
+
+def number_chances(position: Position, cell: int) -> dict[int, float]:
+    """Given covered ``cell`` is safe, the exact chance of each number it would show."""
+    return {number: chance for number, chance, _ in outcomes(position, cell)}

@@ -1,0 +1,121 @@
+"""The ``hard`` level: a strategy for Mine Duel, not for classic minesweeper.
+
+In Mine Duel a mine is a point and another move, and a safe cell is a turn handed over, along
+with whatever its number tells the next seat. So the bot:
+
+1. takes every certain mine first (each one is a free point and keeps the turn);
+2. otherwise scores each candidate cell ``c`` (mine chance ``p``) one move ahead::
+
+       score(c) = p - (1 - p) * haul(c)
+
+   where ``haul(c)`` is what the next seat can expect once ``c`` opens safe: for every number
+   ``c`` could show (exact chances), the mines that board then proves (the next seat takes them
+   all) plus its best remaining chance, and for a blank, which floods open a region nobody can
+   foresee, a fixed allowance. A cell whose number is already determined tells the opponent
+   nothing new, so its haul is just the board as it stands;
+3. breaks ties from the public stream (fairness.md step 8).
+
+Every look-ahead board is counted under a budget; on a board too costly to count, the bot
+falls back to the exact greedy choice, or to local counting if even that is too costly: a
+sensible move, never a timeout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..fairness import Stream
+from .choice import best_cells, pick
+from .local import local_chances
+from .position import Position
+from .probability import Budget, Solution, TooHard, outcomes, solve
+
+BLANK_HAUL = 2.0
+"""What a blank (0) is worth to the next seat: it floods a region whose numbers are unknown."""
+
+CANDIDATES = 6
+"""How many of the likeliest cells get the look-ahead (the rest cannot beat them)."""
+
+SOLVE_BUDGET = 20_000
+"""Programme states one exact count may use before the bot falls back."""
+
+LOOKAHEAD_BUDGET = 60_000
+"""Programme states all look-ahead counts of one move may use together."""
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate with its chance, the next seat's expected haul and the resulting score."""
+
+    cell: int
+    chance: float
+    haul: float
+    score: float
+
+
+def exact_or_none(position: Position) -> Solution | None:
+    """The exact solution, or None if counting it would pass the budget."""
+    try:
+        return solve(position, Budget(SOLVE_BUDGET))
+    except TooHard:
+        return None
+
+
+def greedy_cell(position: Position, stream: Stream) -> int:
+    """The likeliest mine (exact), or by local counting when the board is too costly."""
+    solution = exact_or_none(position)
+    chances = solution.mine if solution is not None else local_chances(position)
+    return pick(best_cells(chances), stream)
+
+
+def next_haul(solution: Solution) -> float:
+    """What the seat to move can expect from a board: its certain mines plus its best chance."""
+    rest = [p for c, p in solution.mine.items() if p < 1.0]
+    return len(solution.certain_mines) + (max(rest) if rest else 0.0)
+
+
+def haul_after(position: Position, cell: int, budget: Budget) -> float:
+    """The next seat's expected haul once covered ``cell`` opens safe (exact number chances)."""
+    found = outcomes(position, cell, budget)
+    haul = 0.0
+    for number, chance, after in found:
+        if number == 0:
+            haul += chance * BLANK_HAUL
+        else:
+            haul += chance * next_haul(after)
+    return haul
+
+
+def candidates(solution: Solution) -> list[int]:
+    """The likeliest cells, plus the safe cells (a safe cell with a known number is a pass)."""
+    ranked = sorted(solution.mine, key=lambda c: (-solution.mine[c], c))
+    picked = [c for c in ranked if solution.mine[c] > 0.0][:CANDIDATES]
+    return picked + list(solution.certain_safe[:CANDIDATES])
+
+
+def score_cells(position: Position, solution: Solution) -> list[Scored]:
+    """Score the candidates one move ahead, within the look-ahead budget."""
+    budget = Budget(LOOKAHEAD_BUDGET)
+    scored = []
+    for cell in candidates(solution):
+        p = solution.mine[cell]
+        try:
+            haul = haul_after(position, cell, budget) if p < 1.0 else 0.0
+        except TooHard:
+            break
+        scored.append(Scored(cell, p, haul, p - (1.0 - p) * haul))
+    return scored
+
+
+def play_hard(position: Position, seats: int, stream: Stream) -> int:
+    """Certain mines first; else the best one-move-ahead score; ties from the public stream."""
+    del seats  # the next seat's haul is the same threat with 2, 3 or 4 seats
+    solution = exact_or_none(position)
+    if solution is None:
+        return greedy_cell(position, stream)
+    if solution.certain_mines:
+        return pick(list(solution.certain_mines), stream)
+    scored = score_cells(position, solution)
+    if not scored:
+        return pick(best_cells(solution.mine), stream)
+    return pick(best_cells({s.cell: s.score for s in scored}), stream)

@@ -1,0 +1,217 @@
+"""Benchmark of the bot: the probability engine's speed, and the levels' strength.
+
+Run with ``make bench-bot`` (``python -m mineduel.bench_bot``). Not a test: it prints figures.
+
+Environment:
+- ``GAMES`` (default 2000): games per match. Games come in duplicate pairs: every field is
+  played twice with the seats swapped, because moving first is a disadvantage.
+- ``FIELDS`` = ``fresh`` (default: new random server seeds, for reported figures) or ``fixed``
+  (seeds derived from a fixed list, for regressions: the same games every run).
+- ``JOBS`` (default: CPU count): worker processes for the matches.
+- ``PART`` = ``all`` (default), ``engine`` or ``games``.
+- ``MATCHES``: comma list from ``hard-medium,hard-easy,medium-random`` (default: all three).
+- ``POSITIONS`` (default 40): games played to collect positions for the engine timing.
+
+The engine timing runs ms_toollib (a Rust minesweeper library, ``pip install -e '.[bench]'``)
+side by side on flag-free positions (flags turned back into covered cells, so both solve the
+same problem); it says so and skips the comparison when ms_toollib is missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import math
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+
+from mineduel_engine import Field, GameState, Settings, commitment, rules_for
+from mineduel_engine.bot import choose_move
+from mineduel_engine.bot.position import FLAG_CHARS, Position
+from mineduel_engine.bot.probability import solve
+from mineduel_engine.geometry import to_row_col
+
+RULES = rules_for("mine-duel")
+SETTINGS = Settings.for_variant("mine-duel", seats=2)
+MATCHES = {"hard-medium": ("hard", "medium"), "hard-easy": ("hard", "easy")}
+MATCHES["medium-random"] = ("medium", "random")
+
+
+def server_seed(kind: str, index: int) -> bytes:
+    """A field's server seed: derived from a fixed label, or fresh from the OS."""
+    if kind == "fixed":
+        return hashlib.sha256(f"mineduel bench-bot field {index}".encode()).digest()
+    return os.urandom(32)
+
+
+def random_cell(state: GameState, rng: random.Random) -> tuple[int, int]:
+    """The ``random`` player: uniform over covered cells."""
+    covered = [i for i, ch in enumerate(state.cells) if ch == "."]
+    return to_row_col(state.settings.width, rng.choice(covered))
+
+
+@dataclass
+class GameRecord:
+    """One finished game: who won (seat) and each level's per-move times in seconds."""
+
+    winner: int | None
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+
+def play_game(
+    seed: bytes, players: Sequence[str], seen: list[tuple[str, ...]] | None = None
+) -> GameRecord:
+    """Play one game to the end on the field of ``seed``, seat i played by ``players[i]``;
+    every position met is added to ``seen`` when it is given."""
+    game_field = Field.from_seed(seed, "bench", [""] * len(players), 16, 16, 51)
+    state = RULES.new_game(SETTINGS)
+    public = commitment(seed)
+    rng = random.Random(seed)
+    record = GameRecord(None, {name: [] for name in players})
+    while state.turn is not None:
+        if seen is not None:
+            seen.append(state.cells)
+        seat = state.turn
+        level = players[seat]
+        if level == "random":
+            row, col = random_cell(state, rng)
+        else:
+            started = time.perf_counter()
+            row, col = choose_move(state, public, level)
+            record.times[level].append(time.perf_counter() - started)
+        state, _ = RULES.play(state, game_field, seat, "tap", row, col)
+    record.winner = state.result.winner if state.result else None
+    return record
+
+
+def play_pair(job: tuple[bytes, str, str]) -> tuple[int, dict[str, list[float]]]:
+    """Play a field twice, seats swapped; return ``first``'s wins (0-2) and move times."""
+    seed, first, second = job
+    wins = 0
+    times: dict[str, list[float]] = {first: [], second: []}
+    for players, seat in (((first, second), 0), ((second, first), 1)):
+        record = play_game(seed, players)
+        wins += record.winner == seat
+        for level, spent in record.times.items():
+            times[level].extend(spent)
+    return wins, times
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default)."""
+    if games == 0:
+        return 0.0, 1.0
+    rate = wins / games
+    centre = rate + z * z / (2 * games)
+    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return (centre - spread) / scale, (centre + spread) / scale
+
+
+def percentiles(samples: Sequence[float]) -> str:
+    """p50 / p99 / max of times in seconds, printed in milliseconds."""
+    if not samples:
+        return "no moves timed"
+    ordered = sorted(samples)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return (
+        f"p50 {statistics.median(ordered) * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms, "
+        f"max {ordered[-1] * 1e3:.1f} ms over {len(ordered)} moves"
+    )
+
+
+def run_match(name: str, games: int, fields: str, jobs: int) -> None:
+    """Play ``games`` games (in duplicate pairs) of one match and print the figures."""
+    first, second = MATCHES[name]
+    pairs = max(1, games // 2)
+    work = [(server_seed(fields, i), first, second) for i in range(pairs)]
+    wins = 0
+    times: dict[str, list[float]] = {first: [], second: []}
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for pair_wins, pair_times in pool.map(play_pair, work, chunksize=4):
+            wins += pair_wins
+            for level, spent in pair_times.items():
+                times[level].extend(spent)
+    played = 2 * pairs
+    low, high = wilson(wins, played)
+    print(
+        f"{first} vs {second}: {first} won {wins}/{played} = {wins / played:.1%} "
+        f"(95% CI {low:.1%} to {high:.1%}), {time.perf_counter() - started:.0f} s"
+    )
+    for level in (first, second):
+        if level != "random":
+            print(f"  {level} per move: {percentiles(times[level])}")
+
+
+def collect_positions(games: int) -> list[tuple[str, ...]]:
+    """Positions from real play (hard vs medium) and from random-play stress, fixed fields."""
+    found: list[tuple[str, ...]] = []
+    for i in range(games):
+        players = ("hard", "medium") if i % 2 == 0 else ("random", "random")
+        play_game(server_seed("fixed", 10_000 + i), players, found)
+    return found
+
+
+def solve_board(cells: tuple[str, ...]) -> object:
+    """Our engine on a 16x16/51 board, from its cells (the parsing is part of the time)."""
+    return solve(Position(16, 16, 51, cells))
+
+
+def timed(run: Callable[[], object]) -> float:
+    """Seconds one call takes."""
+    started = time.perf_counter()
+    run()
+    return time.perf_counter() - started
+
+
+def bench_engine(games: int) -> None:
+    """Time the exact probability engine on 16x16/51 positions, beside ms_toollib if present."""
+    positions = collect_positions(games)
+    print(f"probability engine on {len(positions)} positions from {games} games (16x16, 51):")
+    ours = [timed(partial(solve_board, cells)) for cells in positions]
+    print(f"  ours, flags as known mines: {percentiles(ours)}")
+    try:
+        ms_toollib = importlib.import_module("ms_toollib")
+    except ImportError:
+        print("  ms_toollib is not installed (pip install -e '.[bench]'): no side-by-side run")
+        ms_toollib = None
+    flag_free = [tuple("." if ch in FLAG_CHARS else ch for ch in cells) for cells in positions]
+    ours_free: list[float] = []
+    theirs: list[float] = []
+    for cells in flag_free:
+        ours_free.append(timed(partial(solve_board, cells)))
+        if ms_toollib is not None:
+            board = [
+                [10 if ch == "." else int(ch) for ch in cells[r * 16 : (r + 1) * 16]]
+                for r in range(16)
+            ]
+            theirs.append(timed(partial(ms_toollib.cal_probability_onboard, board, 51)))
+    print(f"  ours, flag-free:            {percentiles(ours_free)}")
+    if theirs:
+        print(f"  ms_toollib, flag-free:      {percentiles(theirs)}")
+
+
+def main() -> None:
+    """Run the parts the environment asks for."""
+    games = int(os.environ.get("GAMES", "2000"))
+    fields = os.environ.get("FIELDS", "fresh")
+    jobs = int(os.environ.get("JOBS", str(os.cpu_count() or 1)))
+    part = os.environ.get("PART", "all")
+    chosen = os.environ.get("MATCHES", ",".join(MATCHES)).split(",")
+    if part in ("all", "engine"):
+        bench_engine(int(os.environ.get("POSITIONS", "40")))
+    if part in ("all", "games"):
+        print(f"matches: {games} games each, duplicate pairs, {fields} fields, {jobs} processes")
+        for name in chosen:
+            run_match(name.strip(), games, fields, jobs)
+
+
+if __name__ == "__main__":
+    main()
