@@ -226,11 +226,12 @@ def _read_field(
         differing = [
             r for r, (a, b) in enumerate(zip(rows, derived.to_strings(), strict=True)) if a != b
         ]
-        report.problem(
-            "the published field is not the one the seeds give: rows "
-            + ", ".join(map(str, differing))
-            + " differ"
+        which = (
+            "every row differs"
+            if len(differing) == len(rows)
+            else "rows " + ", ".join(map(str, differing)) + " differ"
         )
+        report.problem(f"the published field is not the one the seeds give: {which}")
     return published
 
 

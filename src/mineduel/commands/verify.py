@@ -103,7 +103,7 @@ def report(doc: Mapping[str, Any], verdict: Verdict) -> str:
     if not verdict.checked:
         lines.append("NOT CHECKED: the game is not finished; its seed stays secret until it ends.")
         return "\n".join(lines)
-    lines.append("checked:")
+    lines.append("checked that:")
     lines.extend(f"  - {check}" for check in verdict.checks)
     if verdict.ok:
         lines.append("OK: every check holds; this game was played fairly on the committed field.")
