@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-bot clean
+.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-bot openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ bench: $(STAMP)
 
 bench-bot: $(STAMP)
 	$(BIN)/python -m mineduel.bench_bot
+
+# Regenerate docs/openapi.json from the handlers' models (a test fails while it is stale).
+openapi: $(STAMP)
+	$(BIN)/python -m mineduel.local.openapi > docs/openapi.json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
