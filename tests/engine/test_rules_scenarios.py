@@ -17,6 +17,18 @@ TWO_CORNERS = ["*....", ".....", ".....", ".....", "....*"]  # numbers: *1000 / 
 # An anti-diagonal wall of mines with a gap at the centre: the centre is a number, so a flood
 # from the top-left never leaks to the bottom-right.
 WALL = ["....*", "...*.", ".....", ".*...", "*...."]
+# Two walls of mines with gaps at opposite ends: the blank region snakes from top to bottom.
+SNAKE = [
+    ".......",
+    ".......",
+    "*****..",
+    ".......",
+    ".......",
+    ".......",
+    "..*****",
+    ".......",
+    ".......",
+]
 THREE = ["*.*.", "....", "....", "...*"]  # numbers: *2*1 / 1211 / 0011 / 001*
 FOUR = ["*.*.", "....", "....", "*..*"]
 FOUR_OF_FIVE = ["*.*.*", ".....", ".....", "*...*"]
@@ -90,6 +102,24 @@ SCENARIOS = [
         [("tap", 0, 0), ("tap", 4, 4)],
         board=["001..", "001..", "11211", "..100", "..100"],
         opened_by_last=8,
+    ),
+    Scenario(
+        "a chain of blank cells winds through gaps in two walls and opens the whole board",
+        SNAKE,
+        2,
+        [("tap", 0, 0)],
+        board=[
+            "0000000",
+            "2333210",
+            ".....10",
+            "2333210",
+            "0000000",
+            "0123332",
+            "01.....",
+            "0123332",
+            "0000000",
+        ],
+        opened_by_last=53,
     ),
     Scenario(
         "a mine is flagged for the tapper, who moves again",
