@@ -232,3 +232,25 @@ def test_the_local_clock_refuses_what_is_not_a_forward_move(
     assert reply.status == status
     assert json.loads(reply.body)["error"]["code"]
     assert _ok(client.call("GET", "/_local/clock"))["now"] >= before
+
+
+def test_cors_follows_the_templates_configuration(stack: RunningStack) -> None:
+    client = ApiClient(http_transport(stack.url))
+    preflight = client.call(
+        "OPTIONS",
+        "/v1/games/x/moves",
+        headers={
+            "origin": "http://localhost:5173",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "authorization,idempotency-key",
+        },
+    )
+    assert preflight.status == 204
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "POST" in preflight.headers["access-control-allow-methods"]
+    assert "idempotency-key" in preflight.headers["access-control-allow-headers"]
+
+    read = client.call("POST", "/v1/guests", headers={"origin": "http://localhost:5173"})
+    assert read.status == 201
+    assert read.headers["access-control-allow-origin"] == "*"
+    assert read.headers["access-control-expose-headers"] == "etag"

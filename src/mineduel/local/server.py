@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import swagger
+from .cors import Cors
 from .http_events import HttpRequest, HttpResponse, from_result, gateway_error, to_event
 from .routing import Router
 
@@ -59,17 +60,27 @@ class LocalApi:
         invoke: Invoke,
         openapi_document: Callable[[], bytes],
         clock: LocalClock,
+        cors: Cors | None = None,
     ) -> None:
         self._router = router
         self._invoke = invoke
         self._openapi = openapi_document
         self._clock = clock
+        self._cors = cors
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         """Answer one request as the deployed API would, or from a local-only extra."""
         local = self._local(request)
         if local is not None:
             return local
+        if self._cors is None:
+            return self._gateway(request)
+        preflight = self._cors.preflight(request)
+        if preflight is not None:
+            return preflight
+        return self._cors.decorate(request, self._gateway(request))
+
+    def _gateway(self, request: HttpRequest) -> HttpResponse:
         match = self._router.match(request.method, request.path)
         if match is None:
             return gateway_error(404, "Not Found")

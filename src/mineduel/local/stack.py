@@ -19,6 +19,7 @@ import boto3
 from mineduel_service import clock
 from mineduel_service.config import reset_config
 
+from .cors import Cors
 from .environments import EnvironmentPool
 from .moto_server import EmbeddedMoto
 from .openapi import build, render
@@ -133,6 +134,7 @@ def start_local_stack(
             pool.invoke,
             _OpenApiCache(provisioned.template),
             LocalClock(now=clock.now, advance=clock.advance, fire_due=loop.run_now),
+            Cors.from_template(provisioned.template.resources),
         )
         server = make_http_server(api, host, port)
         thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
