@@ -371,7 +371,7 @@ def _shift(doc: Doc, index: int, seconds: int) -> None:
 def test_times_are_checked_when_present() -> None:
     verdict = verify_document(load("three-seats-timeouts"))
     assert verdict.ok
-    assert any("the move times" in check for check in verdict.checks)
+    assert any("by the move times" in check for check in verdict.checks)
 
 
 def test_an_early_timeout_is_caught() -> None:
@@ -406,4 +406,4 @@ def test_without_every_time_the_times_are_not_checked() -> None:
     del doc["moves"][3]["at"]
     verdict = verify_document(doc)
     assert verdict.ok
-    assert not any("the move times" in check for check in verdict.checks)
+    assert not any("by the move times" in check for check in verdict.checks)

@@ -91,7 +91,7 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
     published = _read_field(doc, settings, seed_field, report)
     field = seed_field or published
     if settings is None or field is None:
-        report.problem("the moves could not be replayed: the field is unknown")
+        report.problem("the moves could not be replayed: the settings or the field are unknown")
         return report.verdict()
     replayed = _Replayed()
     state = _replay_log(doc, settings, field, report, replayed)
@@ -127,7 +127,7 @@ def _read_settings(doc: Mapping[str, Any], report: _Report) -> Settings | None:
         return None
     standard = Settings.for_variant(settings.variant, seats)
     report.check(
-        f"the settings: {settings.variant}, {width}x{height}, {mines} mines, {seats} seats"
+        f"the settings are {settings.variant}'s own: {width}x{height}, {mines} mines, {seats} seats"
     )
     if settings != standard:
         report.problem(
@@ -254,8 +254,9 @@ def _replay_log(
     rules = rules_for(settings.variant)
     state = rules.new_game(settings)
     report.check(
-        f"all {len(records)} moves, replayed on that field: each by the seat whose turn it "
-        "was, on a covered cell, with exactly the logged result, opened cells, numbers and flags"
+        f"all {len(records)} moves, replayed on that field, were each made by the seat whose "
+        "turn it was, on a covered cell, with exactly the logged result, opened cells, numbers "
+        "and flags"
     )
     for index, record in enumerate(records):
         label = f"move {index + 1}"
@@ -357,7 +358,8 @@ def _check_times(doc: Mapping[str, Any], done: _Replayed, report: _Report) -> No
     if problems is None:
         return
     report.check(
-        f"the move times: every tap within its turn's {limit} s deadline, every timeout after it"
+        f"by the move times, every tap came within its turn's {limit} s deadline and every "
+        "timeout after it"
     )
     report.problems.extend(problems)
 
