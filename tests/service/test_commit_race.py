@@ -11,6 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import boto3
+from mineduel_engine import rules_for
+from mineduel_service import store
 from mineduel_service.config import get_config
 
 if TYPE_CHECKING:
@@ -53,7 +55,8 @@ def test_of_racing_commits_for_one_turn_exactly_one_lands(served_api: Api) -> No
     statuses = sorted(r.status for r in replies)
     assert statuses.count(200) == 1, statuses
     assert all(r.status == 409 for r in replies if r.status != 200), [r.body for r in replies]
-    assert {r.error_code for r in replies if r.status == 409} <= {"move-conflict", "stale-move"}
+    codes = [r.error_code for r in replies if r.status == 409]
+    assert set(codes) <= {"move-conflict", "stale-move"}
 
     winner = next(r for r in replies if r.status == 200)
     final = served_api.call("GET", f"/v1/games/{game_id}")
@@ -77,3 +80,35 @@ def test_racing_retries_with_one_idempotency_key_play_once(served_api: Api) -> N
     assert {r.status for r in replies} == {200}, [r.body for r in replies]
     assert all(r.body == replies[0].body for r in replies)
     assert len(_move_items(game_id)) == replies[0].body["game"]["move_count"]
+
+
+def test_the_store_lands_exactly_one_of_racing_transactions(served_api: Api) -> None:
+    """Below the handlers: the same pre-image written concurrently with different outcomes."""
+    token = served_api.guest()
+    game_id = served_api.bot_game(token, bot_level="easy")["game_id"]
+    before = store.get_game(game_id)
+    assert before is not None
+    rules = rules_for(before.settings.variant)
+    outcomes = []
+    for seat_out in range(RACERS):
+        state, move = rules.eliminate(before.state, 0 if seat_out % 2 else 1, "resign")
+        after = before.evolve(state=state, version=before.version + 1, status="finished")
+        outcomes.append((after, [{**move.to_dict(), "at": "2026-11-29T12:00:00Z"}]))
+    barrier = threading.Barrier(RACERS)
+
+    def write(outcome: tuple) -> str:
+        barrier.wait()
+        try:
+            store.commit(outcome[0], before, outcome[1])
+        except store.WriteConflict as conflict:
+            assert conflict.game_changed or "ConditionalCheckFailed" in conflict.reasons
+            return "lost"
+        return "landed"
+
+    with ThreadPoolExecutor(max_workers=RACERS) as pool:
+        results = list(pool.map(write, outcomes))
+    assert results.count("landed") == 1, results
+    stored = store.get_game(game_id)
+    assert stored is not None and stored.version == before.version + 1
+    items = _move_items(game_id)
+    assert len(items) == 1 and stored.state.move_count == 1

@@ -2,7 +2,9 @@
 
 The handler module is loaded by file path from the function's CodeUri (a unique module name per
 function, no ``sys.path`` edits), so two functions' ``app.py`` never shadow each other and the
-code that runs is exactly the code SAM would deploy.
+code that runs is exactly the code SAM would deploy. Each calling thread gets its own copy of a
+module, as each Lambda execution environment does: a Powertools resolver keeps the current
+event on itself, so one copy must never serve two requests at once.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from .template import FunctionSpec
 
 Handler = Callable[[Any, Any], Any]
 _load_lock = threading.Lock()
-_modules: dict[str, ModuleType] = {}
+_modules: dict[tuple[str, int], ModuleType] = {}
 
 
 @dataclass
@@ -43,9 +45,9 @@ class LambdaContext:
 
 
 def load_module(spec: FunctionSpec) -> ModuleType:
-    """Import the function's handler module from its file, once per file."""
+    """Import the function's handler module from its file, once per file and calling thread."""
     path = spec.module_file
-    key = str(path)
+    key = (str(path), threading.get_ident())
     with _load_lock:
         if key in _modules:
             return _modules[key]
