@@ -9,10 +9,10 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -132,3 +132,42 @@ def test_unreadable_input_exits_2_with_a_clear_message(
     assert message in captured.err
     assert "Traceback" not in captured.err + captured.out
     assert captured.out == ""
+
+
+def _set_seed(doc: dict[str, Any]) -> None:
+    doc["seed"] = "00" * 32
+
+
+def _set_client_seed(doc: dict[str, Any]) -> None:
+    doc["client_seeds"][2] = "eve"
+
+
+def _set_number(doc: dict[str, Any]) -> None:
+    cell = next(m for m in doc["moves"] if m["opened"])["opened"][0]
+    cell[2] = 8 - cell[2]
+
+
+def _set_seat(doc: dict[str, Any]) -> None:
+    doc["moves"][0]["seat"] = 2
+
+
+def _set_result(doc: dict[str, Any]) -> None:
+    doc["result"]["places"] = [1, 2, 3]
+
+
+def _cut_log(doc: dict[str, Any]) -> None:
+    del doc["moves"][-1]
+
+
+@pytest.mark.parametrize(
+    "tamper", [_set_seed, _set_client_seed, _set_number, _set_seat, _set_result, _cut_log]
+)
+def test_the_command_rejects_each_kind_of_tampering(
+    tamper: Callable[[dict[str, Any]], None], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = json.loads(HONEST.read_text())
+    tamper(doc)
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(doc))
+    assert main(["verify", str(path)]) == 1
+    assert "FAILED" in capsys.readouterr().out
