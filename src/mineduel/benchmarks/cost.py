@@ -11,16 +11,16 @@ Times are local (moto over loopback, this machine), so read them as relative, no
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 import os
 import secrets
 import statistics
-import subprocess
-import sys
+import warnings
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import boto3
@@ -32,13 +32,13 @@ from mineduel.local.scheduler import SchedulerLoop
 from mineduel.local.stack import RunningStack, schedule_group_of, start_local_stack
 
 from .capacity import item_size
+from .imports import cold_import_ms, import_breakdown
 from .metering import Meter, Sample, median_ms
 from .prices import LAMBDA_MEMORY_GB, PRICES, REGION, GameUsage, cost_lines
 
-GAMES = 4
-COLD_IMPORT_RUNS = 3
+GAMES = 8
 COLD_START_SHARE = 0.05  # assumed share of requests that land on a new execution environment
-LOG_BYTES_PER_REQUEST = 1024  # assumed: Lambda's START/END/REPORT lines plus one JSON log line
+LAMBDA_PLATFORM_LOG_BYTES = 350  # assumed: Lambda's own START, END and REPORT lines
 BUDGETS: dict[str, dict[str, int]] = {
     "commit": {"DynamoDB reads": 1, "DynamoDB writes": 1, "KMS": 1, "Scheduler": 1},
     "get": {"DynamoDB reads": 1, "DynamoDB writes": 0, "KMS": 0},
@@ -51,7 +51,10 @@ class Run:
 
     meter: Meter
     game_bytes: list[int]
+    game_item_bytes: list[int]
     cold_import_ms: dict[str, float]
+    import_breakdown: dict[str, float]
+    log_bytes_per_request: float
     skipped: list[str]
 
 
@@ -62,6 +65,7 @@ class Bench:
         self.stack = stack
         self.meter = meter
         self.game_bytes: list[int] = []
+        self.game_item_bytes: list[int] = []
         self.skipped: list[str] = []
 
     def client(self, token: str | None = None) -> ApiClient:
@@ -111,7 +115,9 @@ class Bench:
             _expect(again, 304)
             _expect(self.call(player, "moves", "GET", f"/v1/games/{game_id}/moves?after=0"), 200)
             _expect(self.call(player, "verify", "GET", f"/v1/games/{game_id}/verify"), 200)
-            self.game_bytes.append(self._stored_bytes(game_id))
+            sizes = self._item_sizes(game_id)
+            self.game_bytes.append(sum(sizes.values()))
+            self.game_item_bytes.append(sizes["GAME"])
 
     def resign(self) -> None:
         player = self.client()
@@ -152,18 +158,15 @@ class Bench:
         joined = self.call(guest, "join", "POST", f"/v1/games/{game['game_id']}/join", body={})
         _expect(joined, 200)
 
-    def _stored_bytes(self, game_id: str) -> int:
-        table = os.environ["TABLE_NAME"]
-        pages = (
-            boto3.client("dynamodb")
-            .get_paginator("query")
-            .paginate(
-                TableName=table,
-                KeyConditionExpression="pk = :pk",
-                ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}},
-            )
+    def _item_sizes(self, game_id: str) -> dict[str, int]:
+        """Bytes of each of the game's items by sort key (read outside any measurement)."""
+        query = boto3.client("dynamodb").get_paginator("query")
+        pages = query.paginate(
+            TableName=os.environ["TABLE_NAME"],
+            KeyConditionExpression="pk = :pk",
+            ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}},
         )
-        return sum(item_size(item) for page in pages for item in page["Items"])
+        return {i["sk"]["S"]: item_size(i) for page in pages for i in page["Items"]}
 
 
 def _expect(reply: Reply, status: int) -> None:
@@ -189,48 +192,33 @@ def _account_token(username: str) -> str:
     return token
 
 
-_IMPORT = (
-    "import importlib.util, sys, time\n"
-    "t = time.perf_counter()\n"
-    "spec = importlib.util.spec_from_file_location('app', sys.argv[1])\n"
-    "module = importlib.util.module_from_spec(spec)\n"
-    "sys.modules['app'] = module\n"
-    "spec.loader.exec_module(module)\n"
-    "print(time.perf_counter() - t)\n"
-)
-
-
-def cold_import_ms(module_file: Path) -> float:
-    """Median time to import a handler module in a fresh interpreter (the init of a cold start)."""
-    runs = [
-        float(
-            subprocess.run(  # noqa: S603  (our own interpreter on our own file)
-                [sys.executable, "-c", _IMPORT, str(module_file)],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-        )
-        for _ in range(COLD_IMPORT_RUNS)
-    ]
-    return statistics.median(runs) * 1000
-
-
 def measure() -> Run:
-    """Start the stack, play the scenario, stop the stack."""
+    """Start the stack, play the scenario (its logs captured and counted), stop the stack."""
     meter = Meter()
     stack = start_local_stack(port=0, poll_schedules=False)
     try:
-        imports = {
-            fn.logical_id: cold_import_ms(fn.module_file)
-            for fn in stack.provisioned.template.functions.values()
-        }
+        functions = stack.provisioned.template.functions.values()
+        imports = {fn.logical_id: cold_import_ms(fn.module_file) for fn in functions}
+        commit = stack.provisioned.template.functions["CommitMoveFunction"].module_file
+        breakdown = import_breakdown(commit)
         bench = Bench(stack, meter)
-        bench.play_games()
-        bench.resign()
-        bench.join()
-        bench.expire()
-        return Run(meter, bench.game_bytes, imports, bench.skipped)
+        logs = io.StringIO()
+        with contextlib.redirect_stdout(logs), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            bench.play_games()
+            bench.resign()
+            bench.join()
+            bench.expire()
+        log_bytes = len(logs.getvalue().encode("utf-8")) / len(meter.samples)
+        return Run(
+            meter=meter,
+            game_bytes=bench.game_bytes,
+            game_item_bytes=bench.game_item_bytes,
+            cold_import_ms=imports,
+            import_breakdown=breakdown,
+            log_bytes_per_request=log_bytes + LAMBDA_PLATFORM_LOG_BYTES,
+            skipped=bench.skipped,
+        )
     finally:
         stack.stop()
 
@@ -310,7 +298,7 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
         ),
         scheduler_invocations=0.0,
         stored_bytes=statistics.mean(run.game_bytes),
-        log_bytes=requests * LOG_BYTES_PER_REQUEST,
+        log_bytes=requests * run.log_bytes_per_request,
     )
     return usage, mix
 
@@ -324,7 +312,9 @@ def report_cost(run: Run) -> list[str]:
         f"DynamoDB per move: {sum(s.write_units for s in commits) / moves:.2f} WRU, "
         f"{sum(s.read_units for s in commits) / moves:.2f} RRU "
         f"({moves} moves in {len(commits)} commits; {moves / len(commits):.2f} moves per commit)",
-        f"stored per finished game: {statistics.mean(run.game_bytes) / 1024:.1f} KB",
+        f"stored per finished game: {statistics.mean(run.game_bytes) / 1024:.1f} KB "
+        f"(the game item: {statistics.mean(run.game_item_bytes) / 1024:.1f} KB; "
+        f"logs: {run.log_bytes_per_request:.0f} bytes per request)",
         "typical game: " + ", ".join(f"{label} x{k:.1f}" for label, k in mix.items()),
         f"cost of 1,000 games ({REGION} on-demand list prices, no free tier):",
     ]
@@ -345,6 +335,8 @@ def main() -> None:
     print("\ncold import of each function (fresh interpreter, median of 3):")
     for name, ms in sorted(run.cold_import_ms.items()):
         print(f"  {name:<22} {ms:7.1f} ms")
+    top = ", ".join(f"{pkg} {ms:.0f} ms" for pkg, ms in list(run.import_breakdown.items())[:6])
+    print(f"  where CommitMoveFunction's import time goes: {top}")
     print()
     for line in report_cost(run):
         print(line)
