@@ -7,6 +7,7 @@ cases (corners, walls of mines, whole-board floods, 3-4 seat endings) come up of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -156,16 +157,7 @@ def test_replay_is_deterministic_and_verifies(game: Game) -> None:
     for n, state in enumerate(game.states):
         assert public_board(game.settings, game.moves[:n]) == state.board()
         assert GameState.from_dict(state.to_dict()) == state
-    doc = build_document(
-        game_id="prop",
-        settings=game.settings,
-        commitment=commitment(game.seed),
-        client_seeds=[""] * game.settings.seats,
-        moves=game.moves,
-        status="finished",
-        seed=game.seed,
-        result=final.result,
-    )
+    doc = _honest_document(game)
     assert doc["field"] == game.field.to_strings()
     verdict = verify_document(doc)
     assert verdict.checked
@@ -174,3 +166,58 @@ def test_replay_is_deterministic_and_verifies(game: Game) -> None:
         f"mine-duel is played on 16x16 with 51 mines, not {game.settings.width}x"
         f"{game.settings.height} with {game.settings.mines}",
     ) or (game.settings.width, game.settings.height, game.settings.mines) == (16, 16, 51)
+
+
+def _honest_document(game: Game) -> dict[str, Any]:
+    return build_document(
+        game_id="prop",
+        settings=game.settings,
+        commitment=commitment(game.seed),
+        client_seeds=[""] * game.settings.seats,
+        moves=game.moves,
+        status="finished",
+        seed=game.seed,
+        result=game.states[-1].result,
+    )
+
+
+def _tamper(doc: dict[str, Any], data: st.DataObject) -> str:
+    """Change one thing a cheat might change in one logged move; say what."""
+    moves = doc["moves"]
+    index = data.draw(st.integers(0, len(moves) - 1))
+    move = moves[index]
+    seats, width, height = len(doc["client_seeds"]), doc["width"], doc["height"]
+    kinds = ["seat", "drop-last"]
+    if move["action"] == "tap":
+        kinds += ["cell", "result"]
+        if move["opened"]:
+            kinds.append("number")
+    kind = data.draw(st.sampled_from(kinds))
+    if kind == "seat":
+        move["seat"] = data.draw(st.sampled_from([s for s in range(seats) if s != move["seat"]]))
+    elif kind == "drop-last":
+        moves.pop()
+    elif kind == "cell":
+        cells = [(r, c) for r in range(height) for c in range(width)]
+        row, col = data.draw(
+            st.sampled_from([rc for rc in cells if rc != (move["row"], move["col"])])
+        )
+        move.update(row=row, col=col)
+    elif kind == "result":
+        move["result"] = "safe" if move["result"] == "mine" else "mine"
+    else:
+        cell = move["opened"][data.draw(st.integers(0, len(move["opened"]) - 1))]
+        cell[2] = data.draw(st.sampled_from([n for n in range(9) if n != cell[2]]))
+    return kind
+
+
+@settings(max_examples=150, deadline=None)
+@given(games(), st.data())
+def test_any_single_tampering_is_caught(game: Game, data: st.DataObject) -> None:
+    doc = _honest_document(game)
+    honest = verify_document(doc)
+    kind = _tamper(doc, data)
+    tampered = verify_document(doc)
+    assert not tampered.ok
+    # Small boards already fail the standard-size check; tampering must add a problem to it.
+    assert set(honest.problems) < set(tampered.problems), kind
