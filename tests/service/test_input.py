@@ -163,7 +163,7 @@ def test_get_sends_an_etag_and_honours_if_none_match(api: Api, game: tuple[str, 
 
 
 def test_unknown_routes_are_404(api: Api) -> None:
-    logical_id, event = api.event("GET", "/v1/guests".replace("guests", "games/x"))
+    logical_id, event = api.event("GET", f"/v1/games/{MISSING_GAME}")
     event["rawPath"] = event["requestContext"]["http"]["path"] = "/v1/nothing"
     raw = api.invoker.invoke(logical_id, event)
     assert raw["statusCode"] == 404

@@ -1,0 +1,60 @@
+"""The sample events in ``events/`` are what the functions really receive: each one, sent as it
+is, gets the answer its route gives to exactly that request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from mineduel_service import scheduling
+
+if TYPE_CHECKING:
+    from conftest import Api
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+# The samples name a game that does not exist and a guest token nobody issued.
+EXPECTED = {
+    "guests_post.json": (201, None),
+    "games_post.json": (401, "unauthorized"),
+    "games_join_post.json": (401, "unauthorized"),
+    "games_get.json": (404, "game-not-found"),
+    "moves_post.json": (404, "game-not-found"),
+    "resign_post.json": (404, "game-not-found"),
+    "moves_get.json": (404, "game-not-found"),
+    "verify_get.json": (404, "game-not-found"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_sample_as_it_is(api: Api, name: str) -> None:
+    event = json.loads((EVENTS / name).read_text())
+    route = event["routeKey"].split(" ", 1)
+    logical_id = next(
+        fn.logical_id
+        for r, fn in api.stack.template.routes()
+        if (r.method, r.path) == (route[0], route[1])
+    )
+    raw = api.invoker.invoke(logical_id, event)
+    status, code = EXPECTED[name]
+    assert raw["statusCode"] == status, raw
+    body = json.loads(raw["body"])
+    if code is not None:
+        assert body["error"]["code"] == code
+
+
+def test_every_route_has_a_sample() -> None:
+    names = {p.name for p in EVENTS.glob("*.json")}
+    assert set(EXPECTED) | {"expire_turn.json"} == names
+
+
+def test_the_expiry_sample_is_a_schedule_input(api: Api) -> None:
+    sample = json.loads((EVENTS / "expire_turn.json").read_text())
+    assert set(sample) == set(scheduling.expiry_input("g", 0, "d"))
+    assert api.expire(sample) == "ignored"  # the sample's game does not exist
+    token = api.guest()
+    game = api.bot_game(token)
+    delivered = {**sample, "game_id": game["game_id"], "move_count": 0}
+    delivered["deadline"] = game["turn"]["deadline"]
+    assert api.expire(delivered) == "early"
