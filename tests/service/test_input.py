@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -206,3 +207,22 @@ def test_any_bytes_as_a_body_get_a_4xx(api: Api, raw: bytes) -> None:
     token = api.guest()
     reply = api.call("POST", "/v1/games", token=token, raw_body=raw.decode("latin-1"))
     assert reply.status < 500, reply.body
+
+
+def test_a_deeply_nested_body_is_400(api: Api) -> None:
+    token = api.guest()
+    reply = api.call("POST", "/v1/games", token=token, raw_body="[" * 8000 + "]" * 8000)
+    assert_error(reply, 400, "malformed-request")
+
+
+@pytest.mark.parametrize(
+    "body", [b"\xff\xfe{}", b"not json", b"{}" + b" " * 20_000], ids=["utf8", "json", "size"]
+)
+def test_base64_bodies_are_checked_like_any_other(api: Api, body: bytes) -> None:
+    token = api.guest()
+    logical_id, event = api.event("POST", "/v1/games", token=token, raw_body="{}")
+    event["body"] = base64.b64encode(body).decode()
+    event["isBase64Encoded"] = True
+    raw = api.invoker.invoke(logical_id, event)
+    assert raw["statusCode"] == (413 if len(body) > 16384 else 400)
+    assert set(json.loads(raw["body"])) == {"error"}

@@ -142,17 +142,34 @@ def validation_error(problems: Any) -> errors.ApiError:
     )
 
 
-def body_size(event: dict[str, Any]) -> int:
-    """The request body's size in bytes (decoded when API Gateway base64-encoded it)."""
+def body_problem(event: dict[str, Any], limit: int) -> errors.ApiError | None:
+    """Why a request body cannot be accepted, checked before anything parses it: too large
+    (413), not base64 when flagged so, not UTF-8, not JSON, or nested too deeply (400)."""
     body = event.get("body")
     if not body:
-        return 0
+        return None
     if event.get("isBase64Encoded"):
         try:
-            return len(base64.b64decode(body, validate=False))
+            raw = base64.b64decode(str(body), validate=True)
         except (binascii.Error, ValueError):
-            return len(body)
-    return len(str(body).encode("utf-8"))
+            return errors.malformed("The body is marked base64 but is not.")
+    else:
+        raw = str(body).encode("utf-8", errors="surrogatepass")
+    if len(raw) > limit:
+        return errors.too_large(limit)
+    method = str(event.get("requestContext", {}).get("http", {}).get("method", "")).upper()
+    if method not in _BODY_METHODS:
+        return None
+    try:
+        json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return errors.malformed("The body is not UTF-8 text.")
+    except (ValueError, RecursionError):
+        return errors.malformed("The body is not valid JSON (or is nested too deeply).")
+    return None
+
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
 def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
@@ -164,9 +181,9 @@ def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
     @tracer.capture_lambda_handler(capture_response=False)
     @metrics.log_metrics
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-        limit = get_config().max_body_bytes
-        if body_size(event) > limit:
-            return _raw(errors.too_large(limit))
+        problem = body_problem(event, get_config().max_body_bytes)
+        if problem is not None:
+            return _raw(problem)
         return app.resolve(event, context)
 
     return cast(Handler, handler)
