@@ -87,7 +87,7 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
     settings = _read_settings(doc, report)
     client_seeds = _read_client_seeds(doc, report)
     seed = _read_seed(doc, report)
-    seed_field = _derive_field(doc, settings, client_seeds, seed, report)
+    seed_field = _derive_field(doc, settings, client_seeds, seed)
     published = _read_field(doc, settings, seed_field, report)
     field = seed_field or published
     if settings is None or field is None:
@@ -182,12 +182,10 @@ def _derive_field(
     settings: Settings | None,
     client_seeds: Sequence[str] | None,
     seed: bytes | None,
-    report: _Report,
 ) -> Field | None:
     game_id = doc.get("game_id")
     if settings is None or client_seeds is None or seed is None or not isinstance(game_id, str):
-        report.problem("the field cannot be derived from the seed")
-        return None
+        return None  # whichever part is missing has been reported already
     return Field.from_seed(
         seed, game_id, client_seeds, settings.width, settings.height, settings.mines
     )
