@@ -171,3 +171,19 @@ def test_the_command_rejects_each_kind_of_tampering(
     path.write_text(json.dumps(doc))
     assert main(["verify", str(path)]) == 1
     assert "FAILED" in capsys.readouterr().out
+
+
+def test_undecodable_standard_input_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = io.TextIOWrapper(io.BytesIO(b'{"seed": "\xff\xfe"}'), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", raw)
+    assert main(["verify", "-"]) == 2
+    assert "cannot read standard input" in capsys.readouterr().err
+
+
+def test_absurdly_nested_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["verify", str(path)]) == 2
+    assert "nested too deeply" in capsys.readouterr().err

@@ -59,8 +59,11 @@ def run(args: argparse.Namespace) -> int:
 def load(source: str, stdin: TextIO) -> Mapping[str, Any]:
     """The JSON object at ``source``; raises ``Unreadable`` with a message a person can act on."""
     if source == "-":
-        text = stdin.read()
         where = "standard input"
+        try:
+            text = stdin.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise Unreadable(f"cannot read {where}: {exc}") from None
     elif source.startswith(("http://", "https://")):
         text = _fetch(source)
         where = source
@@ -74,6 +77,10 @@ def load(source: str, stdin: TextIO) -> Mapping[str, Any]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise Unreadable(f"{where} is not JSON: {exc}") from None
+    except RecursionError:
+        raise Unreadable(
+            f"{where} is JSON nested too deeply to be a Verification document"
+        ) from None
     if not isinstance(doc, dict):
         raise Unreadable(f"{where} holds JSON, but not an object (a Verification document)")
     return doc
