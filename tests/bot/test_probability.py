@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mineduel_engine.bot.position import Position
-from mineduel_engine.bot.probability import Inconsistent, solve
+from mineduel_engine.bot.probability import Inconsistent, outcomes, reveal, solve
 from mineduel_engine.geometry import neighbours
 
 
@@ -43,7 +43,7 @@ def chances(position: Position) -> dict[int, float] | None:
     return {c: sum(1 for m in found if c in m) / len(found) for c in position.covered}
 
 
-def number_chances(position: Position, cell: int) -> dict[int, float]:
+def brute_number_chances(position: Position, cell: int) -> dict[int, float]:
     """Given ``cell`` is safe, the chance of each number it would show."""
     around = position.table[cell]
     flags = sum(1 for n in around if position.is_flag(n))
@@ -152,3 +152,22 @@ def test_long_frontier_is_counted_without_exploding() -> None:
     assert solution.weight > 1
     assert sum(solution.mine.values()) == pytest.approx(len(mines))
     assert any(0.0 < p < 1.0 for p in solution.mine.values())
+
+
+@settings(max_examples=200, deadline=None)
+@given(consistent_positions(max_side=4), st.data())
+def test_number_chances_match_brute_force(position: Position, data: st.DataObject) -> None:
+    solution = solve(position)
+    maybe_safe = [c for c in position.covered if solution.mine[c] < 1.0]
+    if not maybe_safe:
+        return
+    cell = data.draw(st.sampled_from(maybe_safe))
+    expected = brute_number_chances(position, cell)
+    found = outcomes(position, cell, base=solution)
+    assert {k: pytest.approx(v, abs=1e-12) for k, v in expected.items()} == {
+        k: p for k, p, _ in found
+    }
+    for number, _, after in found:
+        direct = solve(reveal(position, cell, number))
+        assert after.weight == direct.weight
+        assert after.mine == pytest.approx(direct.mine, abs=1e-12)

@@ -23,7 +23,7 @@ correctly rounded float), and "certain" means exactly certain.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 
 from ..state import COVERED
@@ -40,23 +40,28 @@ class Inconsistent(ValueError):
 
 
 class TooHard(RuntimeError):
-    """Counting would pass the caller's budget of programme states (only with a budget)."""
+    """Counting would pass the caller's budget of programme terms (only with a budget)."""
+
+
+SETUP_COST = 100
+"""A board's reading and grouping, in programme terms (it takes about as long as 100)."""
 
 
 class Budget:
-    """Work a caller can afford, in programme states (a board's setup counts as its groups).
+    """Work a caller can afford, in programme terms: a state's count of layouts by mine total
+    is one term per total (a board's setup counts ``SETUP_COST`` plus one per group).
 
     Counting is exact or it stops: passing the budget raises ``TooHard``, so a pathological
     board costs a bounded amount of work instead of a timeout. No clock is read: the same
     board and budget always give the same answer.
     """
 
-    def __init__(self, states: int) -> None:
-        self.left = states
+    def __init__(self, terms: int) -> None:
+        self.left = terms
 
-    def spend(self, states: int) -> None:
-        """Take ``states`` from the budget; raise ``TooHard`` once it is overdrawn."""
-        self.left -= states
+    def spend(self, terms: int) -> None:
+        """Take ``terms`` from the budget; raise ``TooHard`` once it is overdrawn."""
+        self.left -= terms
         if self.left < 0:
             raise TooHard("the board needs more counting than the budget allows")
 
@@ -96,6 +101,11 @@ def constraints_of(position: Position) -> Constraints:
     Cells that pairs of numbers alone prove mine or safe are settled first (``Deduction``):
     that is sound whatever the global count, and it cuts the components the programme counts.
     """
+    return grouped(deduce(position))
+
+
+def deduce(position: Position) -> Deduction:
+    """Every number's demand on its covered neighbours, with what they alone settle."""
     cells = position.cells
     table = position.table
     covered = {i for i, ch in enumerate(cells) if ch == COVERED}
@@ -113,8 +123,14 @@ def constraints_of(position: Position) -> Constraints:
         if hidden:
             sets.append(hidden)
             needs.append(need)
-    settled = Deduction(sets, needs)
+    settled = Deduction(sets, needs, covered, position.mines_left)
     settled.run()
+    return settled
+
+
+def grouped(settled: Deduction) -> Constraints:
+    """Group the cells the numbers still leave open (``Constraints``)."""
+    sets, needs = settled.sets, settled.needs
     touching: dict[int, list[int]] = {}
     kept: list[int] = []
     for k, hidden in enumerate(sets):
@@ -134,8 +150,8 @@ def constraints_of(position: Position) -> Constraints:
         by_signature.setdefault(tuple(touching[cell]), []).append(cell)
     groups = tuple(Group(tuple(cells), sig) for sig, cells in by_signature.items())
     known = settled.mines | settled.safe
-    unconstrained = tuple(sorted(covered.difference(touching, known)))
-    left = position.mines_left - len(settled.mines)
+    unconstrained = tuple(sorted(settled.covered.difference(touching, known)))
+    left = settled.mines_left - len(settled.mines)
     if left < 0:
         raise Inconsistent("the numbers need more mines than are left")
     return Constraints(
@@ -158,9 +174,13 @@ class Deduction:
     touched are looked at again, until nothing changes. Purely local, hence exact.
     """
 
-    def __init__(self, sets: list[set[int]], needs: list[int]) -> None:
+    def __init__(
+        self, sets: list[set[int]], needs: list[int], covered: set[int], mines_left: int
+    ) -> None:
         self.sets = sets
         self.needs = needs
+        self.covered = covered
+        self.mines_left = mines_left
         self.mines: set[int] = set()
         self.safe: set[int] = set()
         self.by_cell: dict[int, list[int]] = {}
@@ -173,6 +193,48 @@ class Deduction:
         self.waiting: set[int] = set()
         self.version = [0] * len(sets)
         self.checked: dict[tuple[int, int], tuple[int, int]] = {}
+
+    @property
+    def known(self) -> set[int]:
+        """Cells settled as mine or safe."""
+        return self.mines | self.safe
+
+    def revealed(self, position: Position, cell: int, number: int) -> Deduction:
+        """A settled copy for the board where covered ``cell`` opens showing ``number``.
+
+        What was settled stays settled (more information never undoes a sound deduction), so
+        only the new number and the numbers around ``cell`` are worked again: far cheaper
+        than reading the whole board anew.
+        """
+        if cell in self.mines:
+            raise Inconsistent(f"cell {cell} is a certain mine")
+        copy = Deduction.__new__(Deduction)
+        copy.sets = [set(hidden) for hidden in self.sets]
+        copy.needs = list(self.needs)
+        copy.covered = self.covered - {cell}
+        copy.mines_left = self.mines_left
+        copy.mines = set(self.mines)
+        copy.safe = set(self.safe)
+        copy.by_cell = {n: list(ks) for n, ks in self.by_cell.items()}
+        copy.queue, copy.queued, copy.pending, copy.waiting = [], set(), [], set()
+        copy.version = list(self.version)
+        copy.checked = dict(self.checked)
+        around = position.table[cell]
+        need = number - sum(1 for n in around if position.is_flag(n) or n in self.mines)
+        known = self.known
+        hidden = {n for n in around if n in copy.covered and n not in known}
+        copy.settle([cell], mine=False)
+        copy.safe.discard(cell)  # it is open now, no longer a covered safe cell
+        k = len(copy.sets)
+        copy.sets.append(hidden)
+        copy.needs.append(need)
+        copy.version.append(0)
+        for n in hidden:
+            copy.by_cell.setdefault(n, []).append(k)
+        copy.queue.append(k)
+        copy.queued.add(k)
+        copy.run()
+        return copy
 
     def run(self) -> None:
         """Work the queues until no cell can be settled: single numbers first (cheap), then
@@ -279,12 +341,20 @@ def components(system: Constraints) -> list[list[int]]:
     return list(split.values())
 
 
-def frontier_order(system: Constraints, members: Sequence[int]) -> list[int]:
-    """Order a component's groups so few numbers are open at once (Cuthill-McKee style).
+GREEDY_FROM = 12
+"""Components with at least this many groups also try the greedy order and keep the better."""
 
-    Breadth-first from a far end of the component, found by two sweeps: along a board's
-    frontier this walks the line end to end, which keeps the programme's states few.
+
+def frontier_order(system: Constraints, members: Sequence[int]) -> list[int]:
+    """Order a component's groups so few numbers are open at once.
+
+    Breadth-first from a far end of the component, found by two sweeps (Cuthill-McKee
+    style): along a board's frontier this walks the line end to end. Tangled components (cells
+    opened here and there) also try a greedy order that always takes the group leaving the
+    fewest numbers open, and keep whichever order holds fewer open at its widest.
     """
+    if len(members) == 1:
+        return list(members)
     by_constraint: dict[int, list[int]] = {}
     for g in members:
         for k in system.groups[g].constraints:
@@ -301,9 +371,58 @@ def frontier_order(system: Constraints, members: Sequence[int]) -> list[int]:
                         order.append(h)
         return order
 
-    if len(members) == 1:
-        return list(members)
-    return sweep(sweep(min(members))[-1])
+    order = sweep(sweep(min(members))[-1])
+    if len(members) < GREEDY_FROM:
+        return order
+    greedy = _greedy_order(system, order, by_constraint)
+    return greedy if _width(system, greedy) < _width(system, order) else order
+
+
+def _greedy_order(
+    system: Constraints, start: list[int], by_constraint: dict[int, list[int]]
+) -> list[int]:
+    """Repeatedly take the group that leaves the fewest numbers open (ties: closes most)."""
+    left = {k: len(gs) for k, gs in by_constraint.items()}
+    done: set[int] = set()
+    active: set[int] = set()
+    order = [start[0]]
+    rest = set(start[1:])
+    while True:
+        g = order[-1]
+        done.add(g)
+        for k in system.groups[g].constraints:
+            left[k] -= 1
+            active.add(k)
+            if left[k] == 0:
+                active.discard(k)
+        if not rest:
+            return order
+        frontier = {h for k in active for h in by_constraint[k] if h in rest} or rest
+
+        def cost(h: int) -> tuple[int, int, int]:
+            ks = system.groups[h].constraints
+            opened = sum(1 for k in ks if k not in active)
+            closed = sum(1 for k in ks if left[k] == 1)
+            return (opened - closed, -closed, h)
+
+        best = min(frontier, key=cost)
+        rest.discard(best)
+        order.append(best)
+
+
+def _width(system: Constraints, order: Sequence[int]) -> int:
+    """The most numbers an order holds open at once."""
+    last: dict[int, int] = {}
+    for i, g in enumerate(order):
+        for k in system.groups[g].constraints:
+            last[k] = i
+    active: set[int] = set()
+    widest = 0
+    for i, g in enumerate(order):
+        active.update(system.groups[g].constraints)
+        widest = max(widest, len(active))
+        active = {k for k in active if last[k] > i}
+    return widest
 
 
 @dataclass
@@ -418,7 +537,7 @@ def count_component(
         transitions.append(record)
         layer = nxt
         if budget is not None:
-            budget.spend(len(nxt))
+            budget.spend(sum(map(len, nxt.values())))
     return Component(order, steps, transitions, layer.get((), []))
 
 
@@ -475,13 +594,17 @@ def _marginals(comp: Component, weight: Poly) -> list[int]:
 
 @dataclass(frozen=True)
 class Solution:
-    """Exact chances for a position: ``mine[cell]`` for covered cells; ``weight`` layouts."""
+    """Exact chances for a position: ``mine[cell]`` for covered cells; ``weight`` layouts.
 
-    position: Position
+    ``settled`` is the deduction it was counted from, kept so look-ahead boards can start
+    from it instead of reading the board anew.
+    """
+
     mine: dict[int, float]
     certain_mines: tuple[int, ...]
     certain_safe: tuple[int, ...]
     weight: int
+    settled: Deduction = field(repr=False, compare=False)
 
 
 def solve(position: Position, budget: Budget | None = None) -> Solution:
@@ -489,10 +612,15 @@ def solve(position: Position, budget: Budget | None = None) -> Solution:
 
     With a ``budget``, raise ``TooHard`` rather than count past it.
     """
-    system = constraints_of(position)
+    return solve_settled(deduce(position), budget)
+
+
+def solve_settled(settled: Deduction, budget: Budget | None = None) -> Solution:
+    """Count a board from its deduction (see ``solve``)."""
+    system = grouped(settled)
     left = system.mines_left
     if budget is not None:
-        budget.spend(len(system.groups) + 1)
+        budget.spend(SETUP_COST + len(system.groups))
     comps = [count_component(system, m, left, budget) for m in components(system)]
     free = len(system.unconstrained)
     ways = [comb(free, x) for x in range(left + 1)]
@@ -529,7 +657,7 @@ def solve(position: Position, budget: Budget | None = None) -> Solution:
     if free:
         loose = sum(c * comb(free - 1, left - t - 1) for t, c in enumerate(everything) if left > t)
         _record(mine, certain, safe, system.unconstrained, loose * free, weight * free)
-    return Solution(position, mine, tuple(sorted(certain)), tuple(sorted(safe)), weight)
+    return Solution(mine, tuple(sorted(certain)), tuple(sorted(safe)), weight, settled)
 
 
 def _record(
@@ -557,20 +685,23 @@ def reveal(position: Position, cell: int, number: int) -> Position:
 
 
 def outcomes(
-    position: Position, cell: int, budget: Budget | None = None
+    position: Position, cell: int, budget: Budget | None = None, base: Solution | None = None
 ) -> list[tuple[int, float, Solution]]:
     """If covered ``cell`` is safe: each number it could show, its chance, and the board then.
 
     The chance of number ``k`` is the share of safe-at-``cell`` layouts that give ``k``, which is
-    the layout count of the board with ``cell`` opened as ``k``.
+    the layout count of the board with ``cell`` opened as ``k``. ``base``, the position's own
+    solution if the caller has it, saves reading the board again.
     """
+    settled = (base or solve(position, budget)).settled
     around = position.table[cell]
-    flags = sum(1 for n in around if position.is_flag(n))
-    hidden = sum(1 for n in around if position.is_covered(n))
+    low = sum(1 for n in around if position.is_flag(n) or n in settled.mines)
+    known = settled.known
+    unknown = sum(1 for n in around if n in settled.covered and n not in known)
     found: list[tuple[int, Solution]] = []
-    for number in range(flags, flags + hidden + 1):
+    for number in range(low, low + unknown + 1):
         try:
-            found.append((number, solve(reveal(position, cell, number), budget)))
+            found.append((number, solve_settled(settled.revealed(position, cell, number), budget)))
         except Inconsistent:
             continue
     total = sum(solution.weight for _, solution in found)

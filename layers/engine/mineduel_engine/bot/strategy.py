@@ -36,11 +36,11 @@ BLANK_HAUL = 2.0
 CANDIDATES = 6
 """How many of the likeliest cells get the look-ahead (the rest cannot beat them)."""
 
-SOLVE_BUDGET = 20_000
-"""Programme states one exact count may use before the bot falls back."""
+SOLVE_BUDGET = 10_000
+"""Programme terms one exact count may use before the bot falls back."""
 
-LOOKAHEAD_BUDGET = 60_000
-"""Programme states all look-ahead counts of one move may use together."""
+LOOKAHEAD_BUDGET = 12_000
+"""Programme terms all look-ahead counts of one move may use together."""
 
 
 @dataclass(frozen=True)
@@ -74,9 +74,9 @@ def next_haul(solution: Solution) -> float:
     return len(solution.certain_mines) + (max(rest) if rest else 0.0)
 
 
-def haul_after(position: Position, cell: int, budget: Budget) -> float:
+def haul_after(position: Position, solution: Solution, cell: int, budget: Budget) -> float:
     """The next seat's expected haul once covered ``cell`` opens safe (exact number chances)."""
-    found = outcomes(position, cell, budget)
+    found = outcomes(position, cell, budget, solution)
     haul = 0.0
     for number, chance, after in found:
         if number == 0:
@@ -100,7 +100,7 @@ def score_cells(position: Position, solution: Solution) -> list[Scored]:
     for cell in candidates(solution):
         p = solution.mine[cell]
         try:
-            haul = haul_after(position, cell, budget) if p < 1.0 else 0.0
+            haul = haul_after(position, solution, cell, budget) if p < 1.0 else 0.0
         except TooHard:
             break
         scored.append(Scored(cell, p, haul, p - (1.0 - p) * haul))

@@ -1,0 +1,74 @@
+"""``mineduel analyze``: JSON lines in, exact chances and the bot's move out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mineduel.cli import main
+
+
+def run_analyze(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], *lines: str
+) -> tuple[int, list[dict[str, Any]]]:
+    source = tmp_path / "positions.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code = main(["analyze", str(source)])
+    return code, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_chances_and_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = json.dumps({"width": 3, "height": 3, "mines": 2, "board": ["1..", "...", "..."]})
+    code, [answer] = run_analyze(tmp_path, capsys, line)
+    assert code == 0
+    rows = answer["probabilities"]
+    assert rows[0][0] is None
+    assert rows[0][1] == pytest.approx(1 / 3)
+    assert rows[2][2] == pytest.approx(1 / 5)
+    move = answer["move"]
+    assert rows[move["row"]][move["col"]] == pytest.approx(1 / 3)  # hard: a likeliest cell here
+
+
+def test_flags_are_certain_and_sure_mines_are_taken(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = json.dumps({"width": 4, "height": 1, "mines": 2, "board": ["A2.."]})
+    code, [answer] = run_analyze(tmp_path, capsys, line)
+    assert code == 0
+    assert answer["probabilities"] == [[1.0, None, 1.0, 0.0]]
+    assert answer["move"] == {"row": 0, "col": 2}
+
+
+def test_bad_lines_give_errors_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = json.dumps({"width": 2, "height": 1, "mines": 1, "board": ["1."]})
+    impossible = json.dumps({"width": 2, "height": 1, "mines": 1, "board": ["3."]})
+    short = json.dumps({"width": 3, "height": 1, "mines": 1, "board": ["1."]})
+    code, answers = run_analyze(tmp_path, capsys, good, "{not json", impossible, short, "[1]")
+    assert code == 1
+    assert answers[0]["probabilities"] == [[None, 1.0]]
+    assert all("error" in a for a in answers[1:])
+
+
+def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", str(tmp_path / "absent.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_commitment_and_move_number_reproduce_a_tie_break(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = ["." * 16] * 16
+    lines = [
+        json.dumps({"width": 16, "height": 16, "mines": 51, "board": board, "move_number": n})
+        for n in (1, 2, 3, 1)
+    ]
+    code, answers = run_analyze(tmp_path, capsys, *lines)
+    assert code == 0
+    moves = [(a["move"]["row"], a["move"]["col"]) for a in answers]
+    assert moves[0] == moves[3]
+    assert len(set(moves)) > 1
