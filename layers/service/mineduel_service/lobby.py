@@ -1,0 +1,147 @@
+"""Creating and joining games: seat 0 is the creator, bots fill the last seats, the others are
+open (or reserved by invitation) until accounts join; the last one starts the game.
+
+A new game's seed is made here and immediately encrypted; only its commitment stays in the clear.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+from mineduel_engine import Settings, commitment, rules_for
+from mineduel_engine.bot import BOT_LEVELS
+
+from . import auth, clock, crypto, store
+from .errors import conflict, forbidden, invalid
+from .identity import authenticate
+from .models import CreateGameRequest, JoinRequest
+from .observability import logger, metrics
+from .reads import existing
+from .records import GameRecord, Seat
+from .turns import deadline_after, rearm
+from .views import game_view
+
+
+def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]:
+    """A new game: seat 0 is the caller, bots fill the last seats, the others are open."""
+    caller = authenticate(token)
+    settings = Settings.for_variant(request.variant, seats=request.seats)
+    _check_create(caller, request)
+    now = clock.now()
+    game_id = str(uuid.uuid4())
+    seed = crypto.new_seed()
+    ciphertext = crypto.encrypt_seed(seed, game_id)
+    public_commitment = commitment(seed)
+    del seed  # only the ciphertext is kept
+    open_count = request.seats - 1 - request.bots
+    invites = [name.strip() for name in request.invite]
+    seats: list[Seat] = [
+        Seat(
+            kind=caller.kind,
+            player_id=caller.player_id,
+            name=caller.name,
+            token_hash=caller.token_hash,
+            token_expires=caller.expires_at,
+        )
+    ]
+    for i in range(open_count):
+        reserved = invites[i] if i < len(invites) else None
+        name = f"Reserved for {reserved}" if reserved else "Open seat"
+        seats.append(Seat(kind="open", name=name, reserved_for=reserved))
+    for _ in range(request.bots):
+        seats.append(
+            Seat(
+                kind="bot", player_id=f"bot-{request.bot_level}", name=f"Bot ({request.bot_level})"
+            )
+        )
+    active = open_count == 0
+    record = GameRecord(
+        game_id=game_id,
+        state=rules_for(settings.variant).new_game(settings),
+        seats=tuple(seats),
+        status="active" if active else "waiting",
+        commitment=public_commitment,
+        seed_ciphertext=ciphertext,
+        move_deadline_s=request.move_deadline_s,
+        rated=request.rated,
+        bot_level=request.bot_level,
+        created_at=clock.iso(now),
+        deadline=deadline_after(now, request.move_deadline_s) if active else None,
+    )
+    store.put_new_game(record)
+    if active:
+        rearm(record)
+    metrics.add_metric(name="GamesCreated", unit=MetricUnit.Count, value=1)
+    logger.info("game created", extra={"game_id": game_id, "seats": request.seats})
+    return game_view(record)
+
+
+def _check_create(caller: auth.Caller, request: CreateGameRequest) -> None:
+    if request.bots > request.seats - 1:
+        raise invalid("too-many-bots", "Leave seat 0 for yourself: bots must be fewer than seats.")
+    if request.bot_level not in BOT_LEVELS:
+        raise invalid("unknown-bot-level", f"Choose a bot level from {', '.join(BOT_LEVELS)}.")
+    if len(request.invite) > request.seats - 1 - request.bots:
+        raise invalid("too-many-invites", "Invite at most one player per open seat.")
+    if any(not 1 <= len(name.strip()) <= 128 for name in request.invite):
+        raise invalid("bad-invite", "Each invited username must be 1 to 128 characters.")
+    if caller.kind == "guest":
+        if request.bots != request.seats - 1:
+            raise forbidden(
+                "guests-play-bots-only",
+                "Guests may only play bots: fill every other seat with a bot.",
+            )
+        if request.rated:
+            raise forbidden(
+                "guests-play-unrated", "Guests play unrated games; sign in to play rated."
+            )
+
+
+def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str, Any]:
+    """Take an open seat (idempotent for a seat already held); the last one starts the game."""
+    caller = authenticate(token)
+    if caller.kind == "guest":
+        raise forbidden(
+            "guests-play-bots-only", "Guests may only play bots; sign in to join games."
+        )
+    for _ in range(3):
+        record = existing(game_id)
+        if any(seat.player_id == caller.player_id for seat in record.seats):
+            return game_view(record)
+        if record.status != "waiting":
+            raise conflict("game-not-waiting", "The game has already started or finished.")
+        index = _open_seat(record, caller.name)
+        seats = list(record.seats)
+        seats[index] = Seat(
+            kind="account",
+            player_id=caller.player_id,
+            name=caller.name,
+            client_seed=request.client_seed or "",
+        )
+        full = all(seat.kind != "open" for seat in seats)
+        now = clock.now()
+        after = record.evolve(
+            seats=tuple(seats),
+            status="active" if full else "waiting",
+            deadline=deadline_after(now, record.move_deadline_s) if full else None,
+            version=record.version + 1,
+        )
+        try:
+            store.replace_game(after, record)
+        except store.WriteConflict:
+            continue
+        if full:
+            rearm(after)
+        return game_view(after)
+    raise conflict("join-conflict", "Others joined at the same moment; try again.")
+
+
+def _open_seat(record: GameRecord, name: str) -> int:
+    for index, seat in enumerate(record.seats):
+        if seat.kind != "open":
+            continue
+        if seat.reserved_for is None or seat.reserved_for.casefold() == name.casefold():
+            return index
+    raise conflict("no-open-seat", "Every seat is taken or reserved for someone else.")

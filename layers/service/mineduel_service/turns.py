@@ -1,0 +1,112 @@
+"""The steps every write on a running game shares: bots reply, the deadline moves on, the
+record is finished (seed published) or not, and the game's schedule follows.
+
+The seed is decrypted here only when the field is needed: a bot must move, or the game is over
+and its seed is published.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+from mineduel_engine import Field, GameState, Move, rules_for
+
+from . import clock, crypto, scheduling
+from .bots import bot_replies, bot_to_move
+from .observability import logger, metrics
+from .records import GameRecord, Seat
+from .views import move_view
+
+
+def deadline_after(now: datetime, seconds: int) -> str:
+    """The deadline of a turn starting ``now``, in the API's time format."""
+    return clock.iso(now + timedelta(seconds=seconds))
+
+
+def field_for(record: GameRecord, seats: tuple[Seat, ...], seed: bytes) -> Field:
+    """The game's field from its seed and the seats' client seeds (``mineduel/v1``)."""
+    s = record.settings
+    client_seeds = [seat.client_seed for seat in seats]
+    return Field.from_seed(seed, record.game_id, client_seeds, s.width, s.height, s.mines)
+
+
+def seed_if_needed(record: GameRecord, state: GameState) -> bytes | None:
+    """Decrypt only when the field is needed: a bot must move, or the seed must be published."""
+    kinds = [seat.kind for seat in record.seats]
+    if state.finished or bot_to_move(state, kinds) is not None:
+        return crypto.decrypt_seed(record.seed_ciphertext, record.game_id)
+    return None
+
+
+def conclude(
+    record: GameRecord,
+    state: GameState,
+    moves: list[Move],
+    now: datetime,
+    seed: bytes | None,
+) -> tuple[GameRecord, list[dict[str, Any]]]:
+    """Let bots reply, then build the record to store and the moves' log entries."""
+    kinds = [seat.kind for seat in record.seats]
+    if seed is not None and bot_to_move(state, kinds) is not None:
+        field_ = field_for(record, record.seats, seed)
+        rules = rules_for(record.settings.variant)
+
+        def play(s: GameState, seat: int, row: int, col: int) -> tuple[GameState, Move]:
+            return rules.play(s, field_, seat, "tap", row, col)
+
+        state, replies = bot_replies(state, kinds, record.commitment, record.bot_level, play)
+        moves = [*moves, *replies]
+    finished = state.finished
+    turn_moved = any(m.seat == record.state.turn and not m.is_elimination for m in moves) or (
+        state.turn != record.state.turn
+    )
+    if finished:
+        deadline = None
+    elif turn_moved or record.deadline is None:
+        deadline = deadline_after(now, record.move_deadline_s)
+    else:
+        deadline = record.deadline
+    after = record.evolve(
+        state=state,
+        status="finished" if finished else record.status,
+        deadline=deadline,
+        version=record.version + 1,
+        seed_hex=seed.hex() if finished and seed is not None else None,
+    )
+    at = clock.iso(now)
+    return after, [move_view(move, at) for move in moves]
+
+
+def rearm(record: GameRecord) -> None:
+    """Point the game's schedule at its deadline, or delete it once the game is over.
+
+    A failure here is logged, not raised: the move is already stored, and the commit path
+    enforces the deadline itself, so a missing schedule only delays an automatic timeout.
+    """
+    try:
+        if record.status == "finished":
+            scheduling.disarm(record.game_id)
+        elif record.status == "active" and record.deadline is not None:
+            scheduling.arm(
+                record.game_id,
+                record.state.move_count,
+                clock.parse_iso(record.deadline),
+                record.deadline,
+            )
+    except Exception as exc:
+        logger.warning(
+            "schedule not updated", extra={"game_id": record.game_id, "error": type(exc).__name__}
+        )
+        metrics.add_metric(name="ScheduleFailures", unit=MetricUnit.Count, value=1)
+
+
+def time_out(
+    record: GameRecord, seat: int, now: datetime, seed: bytes | None
+) -> tuple[GameRecord, list[dict[str, Any]]]:
+    """The seat to move missed its deadline: it goes out, and bots reply if it is their turn."""
+    state, move = rules_for(record.settings.variant).eliminate(record.state, seat, "timeout")
+    if seed is None:
+        seed = seed_if_needed(record, state)
+    return conclude(record, state, [move], now, seed)
