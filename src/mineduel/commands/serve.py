@@ -41,7 +41,8 @@ def banner(url: str, endpoint_url: str, embedded: bool) -> str:
             f"  OpenAPI document:      {url}/openapi.json",
             "  Try it:",
             f"    curl -s -X POST {url}/v1/guests",
-            f"    curl -s -X POST {url}/v1/games -H 'Authorization: Bearer <token>' -d '{{}}'",
+            f"    curl -s -X POST {url}/v1/games -H 'Authorization: Bearer <token>' \\",
+            "         -H 'content-type: application/json' -d '{}'",
             "  Move the local clock 90 s on (deadlines fire):",
             f"    curl -s -X POST {url}/_local/clock -d '{{\"advance_s\": 90}}'",
             "  Ctrl-C stops.",
@@ -53,9 +54,8 @@ def run(args: argparse.Namespace) -> int:
     """Start the stack, print the banner, wait for Ctrl-C (or SIGTERM), stop cleanly."""
     from mineduel.local.stack import start_local_stack  # noqa: PLC0415  (heavy: moto, boto3)
 
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logging.getLogger("mineduel.local").setLevel(logging.WARNING if args.quiet else logging.INFO)
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     embedded = not os.environ.get("AWS_ENDPOINT_URL")
     try:
         stack = start_local_stack(args.host, args.port)
@@ -68,12 +68,12 @@ def run(args: argparse.Namespace) -> int:
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
+    # Installed explicitly: a shell that starts us in the background ignores SIGINT otherwise.
+    signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     try:
         while not stop.wait(0.5):
             pass
-    except KeyboardInterrupt:
-        pass
     finally:
         print("\nStopping...", flush=True)
         stack.stop()
