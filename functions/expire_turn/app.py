@@ -10,13 +10,12 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from mineduel_service import games
 from mineduel_service.models import ExpiryEvent
-from mineduel_service.observability import logger, metrics, tracer
+from mineduel_service.observability import logger, publish_metrics, tracer
 from pydantic import ValidationError
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)
 @tracer.capture_lambda_handler(capture_response=False)
-@metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, str]:
     """Return what happened: timed-out, stale, early, raced or ignored."""
     try:
@@ -24,6 +23,9 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, s
     except ValidationError:
         logger.warning("expiry event ignored: not a turn schedule's input")
         return {"outcome": "ignored"}
-    outcome = games.expire_turn(expiry.game_id, expiry.move_count, expiry.deadline)
+    try:
+        outcome = games.expire_turn(expiry.game_id, expiry.move_count, expiry.deadline)
+    finally:
+        publish_metrics()
     logger.info("turn expiry", extra={"game_id": expiry.game_id, "outcome": outcome})
     return {"outcome": outcome}

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import io
 import json
+import logging
 import threading
 import urllib.parse
 import urllib.request
@@ -23,6 +25,7 @@ from typing import Any
 import pytest
 from mineduel_service import clock
 from mineduel_service.config import reset_config
+from mineduel_service.observability import logger
 from moto import mock_aws
 from moto.moto_server.werkzeug_app import (
     DomainDispatcherApplication,
@@ -199,6 +202,21 @@ def _export(stack: LocalStack, patch: pytest.MonkeyPatch) -> None:
     for name, value in stack.merged_environment().items():
         patch.setenv(name, value)
     reset_config()
+
+
+@pytest.fixture
+def log_output() -> Iterator[io.StringIO]:
+    """Everything the service's Powertools logger writes during the test, as formatted.
+
+    Its own handler holds the stdout of whichever test imported it first, so capsys alone
+    cannot be trusted to see the log lines.
+    """
+    buffer = io.StringIO()
+    handler = logging.StreamHandler(buffer)
+    handler.setFormatter(logger.registered_formatter)
+    logger.addHandler(handler)
+    yield buffer
+    logger.removeHandler(handler)
 
 
 @pytest.fixture(autouse=True)

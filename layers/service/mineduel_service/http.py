@@ -28,7 +28,7 @@ from mineduel_engine.errors import EngineError
 from . import auth, errors
 from .config import get_config
 from .models import ErrorOut
-from .observability import logger, metrics, tracer
+from .observability import logger, publish_metrics, tracer
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
 
@@ -179,12 +179,14 @@ def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
         correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False, clear_state=True
     )
     @tracer.capture_lambda_handler(capture_response=False)
-    @metrics.log_metrics
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-        problem = body_problem(event, get_config().max_body_bytes)
-        if problem is not None:
-            return _raw(problem)
-        return app.resolve(event, context)
+        try:
+            problem = body_problem(event, get_config().max_body_bytes)
+            if problem is not None:
+                return _raw(problem)
+            return app.resolve(event, context)
+        finally:
+            publish_metrics()
 
     return cast(Handler, handler)
 
