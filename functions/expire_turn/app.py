@@ -17,7 +17,7 @@ from pydantic import ValidationError
 @logger.inject_lambda_context(log_event=False, clear_state=True)
 @tracer.capture_lambda_handler(capture_response=False)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, str]:
-    """Return what happened: timed-out, stale, early, raced or ignored."""
+    """Return what happened: timed-out, bots-moved, stale, early, raced or ignored."""
     try:
         expiry = ExpiryEvent.model_validate(event)
     except ValidationError:

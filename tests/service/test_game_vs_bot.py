@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from mineduel_engine import Move, Settings, public_board
 from mineduel_engine.bot import choose_move
 from mineduel_engine.state import GameState
+from mineduel_service import clock, turns
 
 from mineduel.cli import main as mineduel
 
@@ -103,3 +104,32 @@ def test_resign_ends_a_bot_game_and_publishes_the_seed(api: Api) -> None:
     assert again.status == 409 and again.error_code == "game-not-active"
     doc = api.call("GET", f"/v1/games/{game['game_id']}/verify")
     assert doc.body["verdict"]["ok"] is True, doc.body["verdict"]
+
+
+def test_bots_left_alone_play_on_through_the_schedule_to_a_verified_end(api: Api) -> None:
+    """With the only human out, three bots finish the game among themselves, one bounded
+    transaction at a time, driven by the turn schedule."""
+    token = api.guest()
+    game = api.bot_game(token, seats=4, bots=3, bot_level="easy")
+    game_id = game["game_id"]
+    resigned = api.call("POST", f"/v1/games/{game_id}/resign", token=token)
+    assert resigned.status == 200, resigned.body
+    deliveries = 0
+    current = resigned.body
+    while current["status"] == "active":
+        assert current["turn"]["seat"] != 0
+        assert current["turn"]["deadline"] <= clock.iso(clock.now())  # the bots are due now
+        delivery = {
+            "game_id": game_id,
+            "move_count": current["move_count"],
+            "deadline": current["turn"]["deadline"],
+        }
+        assert api.expire(delivery) == "bots-moved"
+        deliveries += 1
+        current = api.call("GET", f"/v1/games/{game_id}").body
+    assert current["result"]["places"][0] == 4
+    log = api.call("GET", f"/v1/games/{game_id}/moves").body["moves"]
+    assert len(log) == current["move_count"]
+    assert len(log) <= (deliveries + 1) * turns.MAX_MOVES_PER_WRITE
+    doc = api.call("GET", f"/v1/games/{game_id}/verify").body
+    assert doc["verdict"]["ok"] is True, doc["verdict"]

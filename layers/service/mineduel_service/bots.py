@@ -27,11 +27,12 @@ def bot_replies(
     commitment: str,
     level: str,
     play: PlayTap,
+    limit: int,
 ) -> tuple[GameState, list[Move]]:
-    """Let bots move until a human is to move or the game ends; return the state and moves."""
+    """Let bots move until a human is to move, the game ends or ``limit`` moves are made."""
     moves: list[Move] = []
     # Every tap opens or flags at least one cell, so the loop ends within the board's size.
-    for _ in range(state.settings.size):
+    for _ in range(min(limit, state.settings.size)):
         seat = bot_to_move(state, kinds)
         if seat is None:
             break

@@ -222,7 +222,8 @@ def expire_turn(game_id: str, move_count: int, deadline: str) -> str:
     """Time out the seat to move if its deadline has passed; say what happened.
 
     Idempotent: a delivery for another move (stale or repeated) or before the deadline (early)
-    changes nothing in the game; it only makes sure the current turn has its schedule.
+    changes nothing in the game; it only makes sure the current turn has its schedule. A due
+    bot seat is not timed out but plays on (``turns.conclude``): ``bots-moved``.
     """
     record = store.get_game(game_id) if plausible_id(game_id) else None
     if record is None or record.status != "active":
@@ -243,5 +244,7 @@ def expire_turn(game_id: str, move_count: int, deadline: str) -> str:
     except store.WriteConflict:
         return "raced"
     rearm(after)
+    if record.seats[seat].kind == "bot":
+        return "bots-moved"
     metrics.add_metric(name="TurnsTimedOut", unit=MetricUnit.Count, value=1)
     return "timed-out"

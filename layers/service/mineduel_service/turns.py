@@ -19,6 +19,9 @@ from .observability import logger, metrics
 from .records import GameRecord, Seat
 from .views import move_view
 
+# TransactWriteItems takes 100 items: the game, the idempotency record and at most this many moves.
+MAX_MOVES_PER_WRITE = 96
+
 
 def deadline_after(now: datetime, seconds: int) -> str:
     """The deadline of a turn starting ``now``, in the API's time format."""
@@ -47,7 +50,12 @@ def conclude(
     now: datetime,
     seed: bytes | None,
 ) -> tuple[GameRecord, list[dict[str, Any]]]:
-    """Let bots reply, then build the record to store and the moves' log entries."""
+    """Let bots reply, then build the record to store and the moves' log entries.
+
+    One write holds at most ``MAX_MOVES_PER_WRITE`` moves (a transaction takes 100 items). Only
+    a game left to bots alone can need more; then the bots stop there, their turn's deadline is
+    now, and the expiry function plays on from the schedule, one transaction at a time.
+    """
     kinds = [seat.kind for seat in record.seats]
     if seed is not None and bot_to_move(state, kinds) is not None:
         field_ = field_for(record, record.seats, seed)
@@ -56,7 +64,14 @@ def conclude(
         def play(s: GameState, seat: int, row: int, col: int) -> tuple[GameState, Move]:
             return rules.play(s, field_, seat, "tap", row, col)
 
-        state, replies = bot_replies(state, kinds, record.commitment, record.bot_level, play)
+        state, replies = bot_replies(
+            state,
+            kinds,
+            record.commitment,
+            record.bot_level,
+            play,
+            limit=MAX_MOVES_PER_WRITE - len(moves),
+        )
         moves = [*moves, *replies]
     finished = state.finished
     turn_moved = any(m.seat == record.state.turn and not m.is_elimination for m in moves) or (
@@ -64,6 +79,8 @@ def conclude(
     )
     if finished:
         deadline = None
+    elif bot_to_move(state, kinds) is not None:
+        deadline = clock.iso(now)
     elif turn_moved or record.deadline is None:
         deadline = deadline_after(now, record.move_deadline_s)
     else:
@@ -105,7 +122,15 @@ def rearm(record: GameRecord) -> None:
 def time_out(
     record: GameRecord, seat: int, now: datetime, seed: bytes | None
 ) -> tuple[GameRecord, list[dict[str, Any]]]:
-    """The seat to move missed its deadline: it goes out, and bots reply if it is their turn."""
+    """The seat to move missed its deadline: it goes out, and bots reply if it is their turn.
+
+    A bot never misses a deadline: when one is due, it is a bot game too long for one write
+    (see ``conclude``), and the bots simply play on.
+    """
+    if record.seats[seat].kind == "bot":
+        if seed is None:
+            seed = crypto.decrypt_seed(record.seed_ciphertext, record.game_id)
+        return conclude(record, record.state, [], now, seed)
     state, move = rules_for(record.settings.variant).eliminate(record.state, seat, "timeout")
     if seed is None:
         seed = seed_if_needed(record, state)
