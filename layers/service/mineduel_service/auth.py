@@ -14,6 +14,7 @@ import hmac
 import json
 import secrets
 import threading
+import time
 import urllib.request
 import uuid
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ GUEST_PREFIX = "mdg1"
 MAX_TOKEN_CHARS = 4096
 _keys_lock = threading.Lock()
 _keys: dict[str, KeySet] = {}
+_fetched_at: dict[str, float] = {}
+JWKS_REFRESH_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,7 @@ def verify_account_token(token: str) -> dict[str, Any]:
         raise unauthorized("The account token is not valid; sign in again.") from None
     if header.get("alg") != "RS256":
         raise unauthorized("The account token is not valid; sign in again.")
-    keys = _key_set()
+    keys = _key_set(str(header.get("kid", "")))
     try:
         decoded = jwt.decode(token, keys, algorithms=["RS256"])
         registry = jwt.JWTClaimsRegistry(
@@ -150,12 +153,17 @@ def verify_account_token(token: str) -> dict[str, Any]:
     return claims
 
 
-def _key_set() -> KeySet:
+def _key_set(kid: str) -> KeySet:
+    """The pool's keys, fetched once per process; fetched again (at most every few minutes) when
+    a token names a key id not among them, which is how Cognito's key rotation shows."""
     url = get_config().jwks_url
     with _keys_lock:
         cached = _keys.get(url)
+        fetched_at = _fetched_at.get(url, 0.0)
     if cached is not None:
-        return cached
+        known = any(key.kid == kid for key in cached.keys)
+        if known or time.monotonic() - fetched_at < JWKS_REFRESH_S:
+            return cached
     if not url.startswith(("https://", "http://")):
         raise ApiError(500, "auth-misconfigured", "Account sign-in is not available right now.")
     try:
@@ -167,6 +175,7 @@ def _key_set() -> KeySet:
         ) from None
     with _keys_lock:
         _keys[url] = keys
+        _fetched_at[url] = time.monotonic()
     return keys
 
 
@@ -174,3 +183,4 @@ def reset_keys() -> None:
     """Forget fetched signing keys (tests and the local stack switch pools)."""
     with _keys_lock:
         _keys.clear()
+        _fetched_at.clear()
