@@ -41,6 +41,7 @@ COLD_START_SHARE = 0.05  # assumed share of requests that land on a new executio
 LAMBDA_PLATFORM_LOG_BYTES = 350  # assumed: Lambda's own START, END and REPORT lines
 BUDGETS: dict[str, dict[str, int]] = {
     "commit": {"DynamoDB reads": 1, "DynamoDB writes": 1, "KMS": 1, "Scheduler": 1},
+    "commit+key": {"DynamoDB reads": 1, "DynamoDB writes": 1, "KMS": 1, "Scheduler": 1},
     "get": {"DynamoDB reads": 1, "DynamoDB writes": 0, "KMS": 0},
 }
 
@@ -75,7 +76,7 @@ class Bench:
         label = self._label
         with self.meter.measure(label) as sample:
             response = self.stack.api.handle(request)
-        if label == "commit" and response.status == 200:
+        if label.startswith("commit") and response.status == 200:
             sample.moves = len(json.loads(response.body)["moves"])
         return response
 
@@ -93,15 +94,20 @@ class Bench:
         player = self.client()
         self.as_("guests")
         player.become_guest()
-        for _ in range(GAMES):
+        for index in range(GAMES):
             self.as_("create")
             game = player.create_game()
             game_id = game["game_id"]
+            keyed = index % 2 == 1  # every other game sends an Idempotency-Key with each commit
             while game["status"] == "active":
                 row, col = next_tap(game)
-                self.as_("commit")
-                reply = player.commit(game, row, col)
+                key = f"{game_id}-{game['move_count']}" if keyed else None
+                self.as_("commit+key" if keyed else "commit")
+                reply = player.commit(game, row, col, key=key)
                 _expect(reply, 200)
+                if keyed and game["move_count"] == 0:
+                    self.as_("retry")
+                    _expect(player.commit(game, row, col, key=key), 200)
                 game = reply.json()["game"]
             first = self.call(player, "get", "GET", f"/v1/games/{game_id}")
             _expect(first, 200)
@@ -243,12 +249,12 @@ def _calls_text(samples: list[Sample]) -> str:
 
 def report_requests(run: Run) -> list[str]:
     """The per-request table and the budget check."""
-    header = f"{'request':<9} {'n':>3} {'RRU':>5} {'WRU':>5} {'ms med':>7} {'ms max':>7}"
+    header = f"{'request':<10} {'n':>3} {'RRU':>5} {'WRU':>5} {'ms med':>7} {'ms max':>7}"
     lines = [f"{header}  AWS calls per request (mean)"]
     for label, samples in run.meter.by_label().items():
         n = len(samples)
         lines.append(
-            f"{label:<9} {n:>3} "
+            f"{label:<10} {n:>3} "
             f"{sum(s.read_units for s in samples) / n:>5.1f} "
             f"{sum(s.write_units for s in samples) / n:>5.1f} "
             f"{median_ms(samples):>7.1f} {max(s.seconds for s in samples) * 1000:>7.1f}  "
@@ -268,10 +274,17 @@ def report_requests(run: Run) -> list[str]:
     return lines
 
 
+def all_commits(run: Run) -> list[Sample]:
+    """Every commit that played (with or without an Idempotency-Key; not the retries)."""
+    groups = run.meter.by_label()
+    return groups.get("commit", []) + groups.get("commit+key", [])
+
+
 def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
     """One typical game: a guest, a create, its commits, one read, one verify."""
     groups = run.meter.by_label()
-    commits = groups["commit"]
+    commits = all_commits(run)
+    groups["commit"] = commits
     per_game_commits = len(commits) / GAMES
     mix = {"guests": 1.0, "create": 1.0, "commit": per_game_commits, "get": 1.0, "verify": 1.0}
 
@@ -305,7 +318,7 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
 
 def report_cost(run: Run) -> list[str]:
     """Units per move, the typical game, and its cost per 1,000 games."""
-    commits = run.meter.by_label()["commit"]
+    commits = all_commits(run)
     moves = sum(s.moves for s in commits)
     usage, mix = game_usage(run)
     lines = [
