@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mineduel_engine import Move, Settings, public_board
+from mineduel_engine import Field, Move, Settings, public_board, rules_for
 from mineduel_engine.bot import choose_move
 from mineduel_engine.state import GameState
 from mineduel_service import clock, turns
@@ -45,6 +45,24 @@ def play_to_the_end(api: Api, token: str, game: dict, level: str = "easy") -> di
     return game
 
 
+def assert_bot_decided_from_public_information(doc: dict, level: str) -> None:
+    """Anyone can re-run the bot: at each of its moves, the public state alone gives its cell."""
+    settings = Settings.for_variant(doc["variant"], seats=len(doc["client_seeds"]))
+    field = Field.from_strings(doc["field"])
+    rules = rules_for(settings.variant)
+    state = rules.new_game(settings)
+    bot_moves = 0
+    for logged in doc["moves"]:
+        if logged["seat"] == 1:
+            assert choose_move(state, doc["commitment"], level) == (logged["row"], logged["col"])
+            bot_moves += 1
+        if logged["action"] == "tap":
+            state, _ = rules.play(state, field, logged["seat"], "tap", logged["row"], logged["col"])
+        else:
+            state, _ = rules.eliminate(state, logged["seat"], logged["action"])
+    assert bot_moves > 0
+
+
 def test_whole_game_against_the_bot_then_verify(api: Api, tmp_path: Path) -> None:
     token = api.guest()
     game = api.bot_game(token, bot_level="easy")
@@ -70,6 +88,8 @@ def test_whole_game_against_the_bot_then_verify(api: Api, tmp_path: Path) -> Non
     assert doc.body["seed"] == final["seed"]
     assert doc.body["client_seeds"] == ["guest-entropy", ""]
     assert doc.body["moves"] == log.body["moves"]
+
+    assert_bot_decided_from_public_information(doc.body, level="easy")
 
     path = tmp_path / "verification.json"
     path.write_text(json.dumps(doc.body))
