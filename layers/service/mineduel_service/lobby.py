@@ -35,32 +35,12 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
     ciphertext = crypto.encrypt_seed(seed, game_id)
     public_commitment = commitment(seed)
     del seed  # only the ciphertext is kept
-    open_count = request.seats - 1 - request.bots
-    invites = [name.strip() for name in request.invite]
-    seats: list[Seat] = [
-        Seat(
-            kind=caller.kind,
-            player_id=caller.player_id,
-            name=caller.name,
-            token_hash=caller.token_hash,
-            token_expires=caller.expires_at,
-        )
-    ]
-    for i in range(open_count):
-        reserved = invites[i] if i < len(invites) else None
-        name = f"Reserved for {reserved}" if reserved else "Open seat"
-        seats.append(Seat(kind="open", name=name, reserved_for=reserved))
-    for _ in range(request.bots):
-        seats.append(
-            Seat(
-                kind="bot", player_id=f"bot-{request.bot_level}", name=f"Bot ({request.bot_level})"
-            )
-        )
-    active = open_count == 0
+    seats = _seats(caller, request)
+    active = all(seat.kind != "open" for seat in seats)
     record = GameRecord(
         game_id=game_id,
         state=rules_for(settings.variant).new_game(settings),
-        seats=tuple(seats),
+        seats=seats,
         status="active" if active else "waiting",
         commitment=public_commitment,
         seed_ciphertext=ciphertext,
@@ -76,6 +56,25 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
     metrics.add_metric(name="GamesCreated", unit=MetricUnit.Count, value=1)
     logger.info("game created", extra={"game_id": game_id, "seats": request.seats})
     return game_view(record)
+
+
+def _seats(caller: auth.Caller, request: CreateGameRequest) -> tuple[Seat, ...]:
+    """Seat 0 for the caller, open seats (reserved when invited) next, bots in the last seats."""
+    creator = Seat(
+        kind=caller.kind,
+        player_id=caller.player_id,
+        name=caller.name,
+        token_hash=caller.token_hash,
+        token_expires=caller.expires_at,
+    )
+    invites = [name.strip() for name in request.invite]
+    open_seats = [
+        Seat(kind="open", name=f"Reserved for {name}", reserved_for=name) if name else Seat("open")
+        for name in (invites + [""] * request.seats)[: request.seats - 1 - request.bots]
+    ]
+    level = request.bot_level
+    bots = [Seat(kind="bot", player_id=f"bot-{level}", name=f"Bot ({level})")] * request.bots
+    return (creator, *open_seats, *bots)
 
 
 def _check_create(caller: auth.Caller, request: CreateGameRequest) -> None:
@@ -123,7 +122,7 @@ def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str
         full = all(seat.kind != "open" for seat in seats)
         now = clock.now()
         after = record.evolve(
-            seats=tuple(seats),
+            seats=seats,
             status="active" if full else "waiting",
             deadline=deadline_after(now, record.move_deadline_s) if full else None,
             version=record.version + 1,
