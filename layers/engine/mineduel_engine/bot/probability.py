@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import comb
+from typing import NamedTuple
 
 from ..state import COVERED
 from .position import FLAG_CHARS, NUMBER_CHARS, Position
@@ -66,8 +68,7 @@ class Budget:
             raise TooHard("the board needs more counting than the budget allows")
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(NamedTuple):
     """Covered cells touching exactly the same open numbers (``constraints``)."""
 
     cells: tuple[int, ...]
@@ -112,6 +113,7 @@ def deduce(position: Position) -> Deduction:
     flags = {i for i, ch in enumerate(cells) if ch in FLAG_CHARS}
     sets: list[set[int]] = []
     needs: list[int] = []
+    by_cell: dict[int, list[int]] = {}
     for cell, ch in enumerate(cells):
         if ch not in NUMBERS:
             continue
@@ -121,9 +123,15 @@ def deduce(position: Position) -> Deduction:
         if not 0 <= need <= len(hidden):
             raise Inconsistent(f"the number at cell {cell} cannot be met")
         if hidden:
+            k = len(sets)
             sets.append(hidden)
             needs.append(need)
-    settled = Deduction(sets, needs, covered, position.mines_left)
+            for n in hidden:
+                if n in by_cell:
+                    by_cell[n].append(k)
+                else:
+                    by_cell[n] = [k]
+    settled = Deduction(sets, needs, covered, position.mines_left, by_cell)
     settled.run()
     return settled
 
@@ -175,7 +183,12 @@ class Deduction:
     """
 
     def __init__(
-        self, sets: list[set[int]], needs: list[int], covered: set[int], mines_left: int
+        self,
+        sets: list[set[int]],
+        needs: list[int],
+        covered: set[int],
+        mines_left: int,
+        by_cell: dict[int, list[int]],
     ) -> None:
         self.sets = sets
         self.needs = needs
@@ -183,10 +196,7 @@ class Deduction:
         self.mines_left = mines_left
         self.mines: set[int] = set()
         self.safe: set[int] = set()
-        self.by_cell: dict[int, list[int]] = {}
-        for k, hidden in enumerate(sets):
-            for n in hidden:
-                self.by_cell.setdefault(n, []).append(k)
+        self.by_cell = by_cell  # cell -> the numbers whose sets hold it
         self.queue = list(range(len(sets)))
         self.queued = set(self.queue)
         self.pending: list[int] = []
@@ -237,41 +247,42 @@ class Deduction:
         return copy
 
     def run(self) -> None:
-        """Work the queues until no cell can be settled: single numbers first (cheap), then
-        pairs of overlapping numbers."""
-        while self.queue or self.pending:
-            if self.queue:
-                k = self.queue.pop()
-                self.queued.discard(k)
-                self.single(k)
+        """Work the queues until no cell can be settled: single numbers first (a number that
+        needs none or all of its cells settles them), then pairs of overlapping numbers."""
+        sets, needs, queue, queued = self.sets, self.needs, self.queue, self.queued
+        pending, waiting = self.pending, self.waiting
+        while queue or pending:
+            if queue:
+                k = queue.pop()
+                queued.discard(k)
+                hidden = sets[k]
+                if not hidden:
+                    continue
+                need = needs[k]
+                if need == 0 or need == len(hidden):
+                    self.settle(list(hidden), mine=need > 0)
+                elif not 0 < need < len(hidden):
+                    raise Inconsistent("the numbers cannot all be met")
+                elif k not in waiting:
+                    waiting.add(k)
+                    pending.append(k)
                 continue
-            k = self.pending.pop()
-            self.waiting.discard(k)
-            hidden = self.sets[k]
+            k = pending.pop()
+            waiting.discard(k)
+            hidden = sets[k]
             if not hidden:
                 continue
-            partners = {j for n in hidden for j in self.by_cell[n]}
-            partners.discard(k)
-            for j in sorted(partners):
+            shared: dict[int, int] = {}
+            for n in hidden:
+                for j in self.by_cell[n]:
+                    shared[j] = shared.get(j, 0) + 1
+            # numbers sharing one cell settle nothing a single number would not
+            for j in sorted(j for j, count in shared.items() if count > 1 and j != k):
                 a, b = (k, j) if k < j else (j, k)
                 seen = (self.version[a], self.version[b])
                 if self.checked.get((a, b)) != seen:
                     self.checked[(a, b)] = seen
                     self.pair(k, j)
-
-    def single(self, k: int) -> None:
-        """Settle number ``k``'s cells if it needs none or all of them; else queue it for pairs."""
-        hidden = self.sets[k]
-        if not hidden:
-            return
-        need = self.needs[k]
-        if not 0 <= need <= len(hidden):
-            raise Inconsistent("the numbers cannot all be met")
-        if need == 0 or need == len(hidden):
-            self.settle(list(hidden), mine=need > 0)
-        elif k not in self.waiting:
-            self.waiting.add(k)
-            self.pending.append(k)
 
     def pair(self, a: int, b: int) -> bool:
         """Apply the overlap bounds to numbers ``a`` and ``b``; True if a cell was settled."""
@@ -304,20 +315,24 @@ class Deduction:
 
     def settle(self, cells: list[int], mine: bool) -> None:
         """Record ``cells`` as mines or safe and take them out of every number."""
+        mines, safe, sets, needs = self.mines, self.safe, self.sets, self.needs
+        version, queued, queue = self.version, self.queued, self.queue
+        into = mines if mine else safe
         for n in cells:
-            if n in self.mines or n in self.safe:
+            if n in mines or n in safe:
                 continue
-            (self.mines if mine else self.safe).add(n)
+            into.add(n)
             for j in self.by_cell.pop(n, ()):
-                if not self.sets[j]:  # a duplicate number, already dropped
+                hidden = sets[j]
+                if not hidden:  # a duplicate number, already dropped
                     continue
-                self.sets[j].discard(n)
-                self.version[j] += 1
+                hidden.discard(n)
+                version[j] += 1
                 if mine:
-                    self.needs[j] -= 1
-                if j not in self.queued:
-                    self.queued.add(j)
-                    self.queue.append(j)
+                    needs[j] -= 1
+                if j not in queued:
+                    queued.add(j)
+                    queue.append(j)
 
 
 def components(system: Constraints) -> list[list[int]]:
@@ -425,7 +440,7 @@ def _width(system: Constraints, order: Sequence[int]) -> int:
     return widest
 
 
-@dataclass
+@dataclass(slots=True)
 class _Step:
     """One group's move through the programme, precomputed."""
 
@@ -496,7 +511,7 @@ Transitions = list[tuple[tuple[int, ...], Poly, list[tuple[int, tuple[int, ...]]
 """One step of the programme: (state, its counts, its feasible (mines, next state) moves)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Component:
     """One component's count: the programme's steps, kept for the backward sweep."""
 
@@ -623,7 +638,7 @@ def solve_settled(settled: Deduction, budget: Budget | None = None) -> Solution:
         budget.spend(SETUP_COST + len(system.groups))
     comps = [count_component(system, m, left, budget) for m in components(system)]
     free = len(system.unconstrained)
-    ways = [comb(free, x) for x in range(left + 1)]
+    ways = _binomials(free, left)
     mine: dict[int, float] = dict.fromkeys(system.mines, 1.0)
     mine.update(dict.fromkeys(system.safe, 0.0))
     certain: list[int] = list(system.mines)
@@ -647,17 +662,25 @@ def solve_settled(settled: Deduction, budget: Budget | None = None) -> Solution:
             _record(mine, certain, safe, group.cells, fixed, group.size)
             continue
         others = _convolve(prefix[index], suffix[index + 1], left)
+        spread = [(j, c) for j, c in enumerate(others) if c]
         worth = [
-            sum(c * ways[left - t - j] for j, c in enumerate(others[: left - t + 1]))
-            for t in range(len(comp.totals))
+            sum(c * ways[left - t - j] for j, c in spread if j <= left - t) if n else 0
+            for t, n in enumerate(comp.totals)
         ]
         for g, total in zip(comp.order, _marginals(comp, worth), strict=True):
             group = system.groups[g]
             _record(mine, certain, safe, group.cells, total, weight * group.size)
     if free:
-        loose = sum(c * comb(free - 1, left - t - 1) for t, c in enumerate(everything) if left > t)
+        fewer = _binomials(free - 1, left)
+        loose = sum(c * fewer[left - t - 1] for t, c in enumerate(everything) if left > t)
         _record(mine, certain, safe, system.unconstrained, loose * free, weight * free)
     return Solution(mine, tuple(sorted(certain)), tuple(sorted(safe)), weight, settled)
+
+
+@lru_cache(maxsize=256)
+def _binomials(n: int, upto: int) -> tuple[int, ...]:
+    """``C(n, x)`` for ``x`` in ``0..upto`` (the same rows recur across a game's boards)."""
+    return tuple(comb(n, x) for x in range(upto + 1))
 
 
 def _record(
