@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -53,7 +53,6 @@ class Answer:
 
     status: int
     body: dict[str, Any]
-    headers: dict[str, str] = field(default_factory=dict)
 
 
 def fingerprint(game_id: str, request: CommitRequest) -> str:
