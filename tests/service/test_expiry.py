@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import boto3
@@ -105,6 +106,9 @@ def test_a_stale_delivery_changes_nothing(api: Api) -> None:
     assert api.expire(stale) == "stale"
     assert api.call("GET", f"/v1/games/{game_id}").body == moved
     assert _schedule_input(game_id)["move_count"] == moved["move_count"]
+    # Re-armed for an overdue turn: a minute ahead, never in the past.
+    lead = clock.now() + timedelta(seconds=scheduling.MIN_LEAD_S)
+    assert _schedule(game_id)["ScheduleExpression"] == scheduling.at_expression(lead)
     # The current delivery does time the seat out.
     assert _fire(api, game_id) == "timed-out"
 

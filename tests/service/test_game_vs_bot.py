@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from mineduel_engine import Field, Move, Settings, public_board, rules_for
 from mineduel_engine.bot import choose_move
 from mineduel_engine.state import GameState
-from mineduel_service import clock, turns
+from mineduel_service import clock, scheduling, turns
 
 from mineduel.cli import main as mineduel
 
@@ -139,6 +139,7 @@ def test_bots_left_alone_play_on_through_the_schedule_to_a_verified_end(api: Api
     while current["status"] == "active":
         assert current["turn"]["seat"] != 0
         assert current["turn"]["deadline"] <= clock.iso(clock.now())  # the bots are due now
+        clock.advance(scheduling.MIN_LEAD_S)  # when their schedule fires
         delivery = {
             "game_id": game_id,
             "move_count": current["move_count"],

@@ -9,12 +9,14 @@ it when the game ends. One Scheduler call in the common case (update); create on
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from botocore.exceptions import ClientError
 
-from . import aws
+from . import aws, clock
 from .config import get_config
+
+MIN_LEAD_S = 60
 
 
 def schedule_name(game_id: str) -> str:
@@ -32,13 +34,23 @@ def expiry_input(game_id: str, move_count: int, deadline: str) -> dict[str, obje
     return {"game_id": game_id, "move_count": move_count, "deadline": deadline}
 
 
+def fire_time(deadline: datetime) -> datetime:
+    """When the schedule fires: at the deadline, but never less than a minute from now.
+
+    Turn deadlines are always a minute or more ahead when set; only a deadline that is already
+    due (bots playing on, or re-arming an overdue turn) is pushed a little: a one-time schedule
+    must name a future time, and Scheduler's precision is a minute anyway.
+    """
+    return max(deadline, clock.now() + timedelta(seconds=MIN_LEAD_S))
+
+
 def arm(game_id: str, move_count: int, deadline: datetime, deadline_text: str) -> None:
     """Point the game's schedule at ``deadline`` for the turn after ``move_count`` moves."""
     config = get_config()
     request = {
         "Name": schedule_name(game_id),
         "GroupName": config.schedule_group,
-        "ScheduleExpression": at_expression(deadline),
+        "ScheduleExpression": at_expression(fire_time(deadline)),
         "ScheduleExpressionTimezone": "UTC",
         "FlexibleTimeWindow": {"Mode": "OFF"},
         "ActionAfterCompletion": "DELETE",
