@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from mineduel.local.stack import start_local_stack  # noqa: PLC0415  (heavy: moto, boto3)
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    logging.getLogger("mineduel.local").setLevel(logging.WARNING if args.quiet else logging.INFO)
+    logging.getLogger("mineduel-local").setLevel(logging.WARNING if args.quiet else logging.INFO)
     embedded = not os.environ.get("AWS_ENDPOINT_URL")
     try:
         stack = start_local_stack(args.host, args.port)

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from botocore.exceptions import ClientError
 
-LOG = logging.getLogger("mineduel.local.scheduler")
+LOG = logging.getLogger("mineduel-local.scheduler")
 _AT = re.compile(r"^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$")
 MAX_ATTEMPTS = 3
 

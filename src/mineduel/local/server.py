@@ -24,7 +24,9 @@ from .cors import Cors
 from .http_events import HttpRequest, HttpResponse, from_result, gateway_error, to_event
 from .routing import Router
 
-LOG = logging.getLogger("mineduel.local")
+# Not under "mineduel": that logger is Powertools' (service name), which would stamp our lines
+# with whatever function ran last in this thread.
+LOG = logging.getLogger("mineduel-local")
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # HTTP API's request payload quota
 CLOCK_PATH = "/_local/clock"
 OPENAPI_PATH = "/openapi.json"
