@@ -6,7 +6,9 @@ clock; commits race; retries carry an Idempotency-Key; reads are conditional.
 
 from __future__ import annotations
 
+import http.client
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -254,3 +256,34 @@ def test_cors_follows_the_templates_configuration(stack: RunningStack) -> None:
     assert read.status == 201
     assert read.headers["access-control-allow-origin"] == "*"
     assert read.headers["access-control-expose-headers"] == "etag"
+
+
+def test_bodies_arrive_chunked_or_sized_and_oversized_ones_are_refused(
+    stack: RunningStack, guest: ApiClient
+) -> None:
+    host, port = stack.url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+    try:
+        connection.request(
+            "POST",
+            "/v1/games",
+            body=iter([b'{"move_deadline_s"', b": 120}"]),
+            headers={
+                "authorization": f"Bearer {guest.token}",
+                "content-type": "application/json",
+            },
+            encode_chunked=True,
+        )
+        answer = connection.getresponse()
+        assert answer.status == 201
+        assert json.loads(answer.read())["move_deadline_s"] == 120
+    finally:
+        connection.close()
+
+    with socket.create_connection((host, int(port)), timeout=60) as raw:
+        raw.sendall(
+            b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 11000000\r\n\r\n"
+        )
+        status_line = raw.makefile("rb").readline()
+    assert status_line.split()[1] == b"413"

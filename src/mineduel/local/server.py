@@ -151,8 +151,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         started = time.perf_counter()
         parts = urlsplit(self.path)
-        length = int(self.headers.get("content-length") or 0)
-        if length > MAX_PAYLOAD_BYTES:
+        body = self._body()
+        if body is None:
             self.close_connection = True
             self._write(gateway_error(413, "Request Entity Too Large"))
             return
@@ -160,8 +160,8 @@ class _Handler(BaseHTTPRequestHandler):
             method=self.command,
             path=parts.path or "/",
             query=parts.query,
-            headers=list(self.headers.items()),
-            body=self.rfile.read(length) if length else b"",
+            headers=[(n, v) for n, v in self.headers.items() if n.lower() != "transfer-encoding"],
+            body=body,
             source_ip=self.client_address[0],
             protocol=self.request_version,
         )
@@ -174,6 +174,25 @@ class _Handler(BaseHTTPRequestHandler):
             response.status,
             (time.perf_counter() - started) * 1000,
         )
+
+    def _body(self) -> bytes | None:
+        """The request body (sized or chunked); None when it exceeds HTTP API's quota."""
+        if "chunked" in self.headers.get("transfer-encoding", "").lower():
+            chunks: list[bytes] = []
+            size = 0
+            while chunk_size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
+                size += chunk_size
+                if size > MAX_PAYLOAD_BYTES:
+                    return None
+                chunks.append(self.rfile.read(chunk_size))
+                self.rfile.readline()
+            while self.rfile.readline().strip():  # trailers, up to the blank line
+                pass
+            return b"".join(chunks)
+        length = int(self.headers.get("content-length") or 0)
+        if length > MAX_PAYLOAD_BYTES:
+            return None
+        return self.rfile.read(length) if length else b""
 
     def _write(self, response: HttpResponse) -> None:
         self.send_response(response.status)
