@@ -85,6 +85,10 @@ def test_the_table_key_and_pool_are_provisioned_as_declared(stack: LocalStack) -
     role = iam.get_role(RoleName=config.scheduler_role_arn.rsplit("/", 1)[1])["Role"]
     principal = role["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
     assert principal == {"Service": "scheduler.amazonaws.com"}
+    logs = boto3.client("logs", region_name=config.region)
+    access_logs = stack.ref("ApiAccessLogs")
+    group = logs.describe_log_groups(logGroupNamePrefix=access_logs)["logGroups"][0]
+    assert group["retentionInDays"] == 30
     cognito = boto3.client("cognito-idp", region_name=config.region)
     client = cognito.describe_user_pool_client(
         UserPoolId=config.user_pool_id, ClientId=config.user_pool_client_id

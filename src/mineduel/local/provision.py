@@ -127,6 +127,7 @@ class _Builder:
             "AWS::IAM::Role": self._role,
             "AWS::Cognito::UserPool": self._user_pool,
             "AWS::Cognito::UserPoolClient": self._user_pool_client,
+            "AWS::Logs::LogGroup": self._log_group,
             "AWS::Serverless::Function": self._function,
             "AWS::Serverless::HttpApi": self._http_api,
             "AWS::Serverless::LayerVersion": self._layer,
@@ -303,6 +304,15 @@ class _Builder:
             **kwargs,
         )["UserPoolClient"]
         return Physical(client["ClientId"])
+
+    def _log_group(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        name = p.get("LogGroupName") or f"/{self.stack_name}/{logical_id}"
+        logs = self._client("logs")
+        logs.create_log_group(logGroupName=name)
+        if p.get("RetentionInDays"):
+            logs.put_retention_policy(logGroupName=name, retentionInDays=int(p["RetentionInDays"]))
+        return Physical(name, {"Arn": self._arn("logs", f"log-group:{name}:*")})
 
     def _function(self, logical_id: str, props: dict[str, Any]) -> Physical:
         name = self.resolve(props.get("FunctionName")) or logical_id
