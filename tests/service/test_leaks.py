@@ -153,3 +153,16 @@ def test_a_ciphertext_copied_into_another_game_does_not_decrypt(api: Api) -> Non
     assert reply.status == 500 and reply.error_code == "seed-unavailable"
     assert api.call("GET", f"/v1/games/{second}/moves").body == {"moves": []}
     assert api.call("GET", f"/v1/games/{second}").body["move_count"] == 0
+
+
+def test_events_are_not_logged_even_when_the_environment_asks(
+    api: Api, monkeypatch: pytest.MonkeyPatch, log_output: io.StringIO
+) -> None:
+    monkeypatch.setenv("POWERTOOLS_LOGGER_LOG_EVENT", "true")
+    token = api.guest()
+    game = api.bot_game(token)
+    api.commit(token, game["game_id"], 1, 1, 0, headers={"Idempotency-Key": "log-check"})
+    logged = log_output.getvalue()
+    assert '"message":"game created"' in logged
+    assert token not in logged and token.split(".")[2] not in logged
+    assert "authorization" not in logged.lower() and "idempotency" not in logged.lower()
