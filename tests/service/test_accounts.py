@@ -81,6 +81,10 @@ def test_invites_reserve_seats_and_guests_cannot_join(served_api: Api) -> None:
     assert guest.status == 403 and guest.error_code == "guests-play-bots-only"
     carol = served_api.call("POST", path, token=sign_in("carol"))
     assert carol.status == 200 and carol.body["status"] == "active"
+    for invite in (["bob", "BOB"], ["alice"]):
+        body = {"seats": 3, "bots": 0, "invite": invite}
+        refused = served_api.call("POST", "/v1/games", token=alice, body=body)
+        assert refused.status == 422 and refused.error_code == "bad-invite"
 
 
 def test_bad_account_tokens_are_401(served_api: Api) -> None:

@@ -86,6 +86,9 @@ def _check_create(caller: auth.Caller, request: CreateGameRequest) -> None:
         raise invalid("too-many-invites", "Invite at most one player per open seat.")
     if any(not 1 <= len(name.strip()) <= 128 for name in request.invite):
         raise invalid("bad-invite", "Each invited username must be 1 to 128 characters.")
+    names = [name.strip().casefold() for name in request.invite]
+    if len(set(names)) != len(names) or caller.name.casefold() in names:
+        raise invalid("bad-invite", "Invite each other player once, and not yourself.")
     if caller.kind == "guest":
         if request.bots != request.seats - 1:
             raise forbidden(
