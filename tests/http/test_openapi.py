@@ -37,6 +37,7 @@ def test_it_describes_exactly_the_routes_the_template_gives_api_gateway(
     template_routes = {(r.method.lower(), r.path) for r, _ in load_template().routes()}
     documented = {(method, path) for path, item in document["paths"].items() for method in item}
     assert documented == template_routes
+    assert not any(path.startswith("/_local") for _, path in template_routes)
 
 
 def test_requests_are_described_by_the_models_the_handlers_validate_with(

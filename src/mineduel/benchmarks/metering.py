@@ -80,6 +80,7 @@ class Meter:
 
     def __init__(self) -> None:
         self._local = threading.local()
+        self._sizes = ItemSizes()
         self.samples: list[Sample] = []
         boto3.setup_default_session()
         session = boto3.DEFAULT_SESSION
@@ -113,7 +114,10 @@ class Meter:
         finally:
             sample.seconds = time.perf_counter() - started
             self._local.sample = None
-        _charge_capacity(sample)
+        for call in sample.calls:
+            if call.service == "DynamoDB":
+                sample.read_units += _read_cost(call)
+                sample.write_units += _write_cost(call, self._sizes)
         self.samples.append(sample)
 
     def by_label(self) -> dict[str, list[Sample]]:
@@ -122,15 +126,6 @@ class Meter:
         for sample in self.samples:
             grouped.setdefault(sample.label, []).append(sample)
         return grouped
-
-
-def _charge_capacity(sample: Sample) -> None:
-    """Fill in the sample's read and write units (reads back written items, uncounted)."""
-    for call in sample.calls:
-        if call.service != "DynamoDB":
-            continue
-        sample.read_units += _read_cost(call)
-        sample.write_units += _write_cost(call)
 
 
 def _read_cost(call: Call) -> float:
@@ -158,15 +153,16 @@ def _read_cost(call: Call) -> float:
     return 0.0
 
 
-def _write_cost(call: Call) -> float:
+def _write_cost(call: Call, sizes: ItemSizes) -> float:
+    """Write units of one call, from the written items' sizes right after it."""
     params = call.params
     if call.operation in ("PutItem", "UpdateItem", "DeleteItem"):
-        return write_units(_size_after(params["TableName"], _written_key(call.operation, params)))
+        return write_units(sizes.now(params["TableName"], _written_key(call.operation, params)))
     if call.operation == "TransactWriteItems":
         total = 0.0
         for entry in params["TransactItems"]:
             ((kind, body),) = entry.items()
-            size = _size_after(body["TableName"], _written_key(kind, body))
+            size = sizes.now(body["TableName"], _written_key(kind, body))
             total += write_units(size, transactional=True)
         return total
     if call.operation == "BatchWriteItem":
@@ -175,7 +171,7 @@ def _write_cost(call: Call) -> float:
             for request in requests:
                 ((kind, body),) = request.items()
                 key = body.get("Key") or body.get("Item", {})
-                total += write_units(_size_after(table, key))
+                total += write_units(sizes.now(table, key))
         return total
     return 0.0
 
@@ -188,24 +184,23 @@ def _has_key(item: dict[str, Any], key: dict[str, Any]) -> bool:
     return all(item.get(name) == value for name, value in key.items())
 
 
-_schema_lock = threading.Lock()
-_schemas: dict[str, list[str]] = {}
-_clients: list[Any] = []
+class ItemSizes:
+    """Reads items back to size them, with a client of its own (made on first use)."""
 
+    def __init__(self) -> None:
+        self._client: Any = None
+        self._keys: dict[str, list[str]] = {}
 
-def _size_after(table: str, key_or_item: dict[str, Any]) -> int:
-    """The item's size now (a deleted item costs its key); read outside any measurement."""
-    with _schema_lock:
-        if not _clients:
-            _clients.append(boto3.client("dynamodb"))
-        client = _clients[0]
-        if table not in _schemas:
-            schema = client.describe_table(TableName=table)["Table"]["KeySchema"]
-            _schemas[table] = [k["AttributeName"] for k in schema]
-        names = _schemas[table]
-    key = {name: key_or_item[name] for name in names}
-    item = client.get_item(TableName=table, Key=key, ConsistentRead=True).get("Item")
-    return item_size(item or key)
+    def now(self, table: str, key_or_item: dict[str, Any]) -> int:
+        """The item's size now (a deleted item costs its key); read outside any measurement."""
+        if self._client is None:
+            self._client = boto3.client("dynamodb")
+        if table not in self._keys:
+            schema = self._client.describe_table(TableName=table)["Table"]["KeySchema"]
+            self._keys[table] = [k["AttributeName"] for k in schema]
+        key = {name: key_or_item[name] for name in self._keys[table]}
+        item = self._client.get_item(TableName=table, Key=key, ConsistentRead=True).get("Item")
+        return item_size(item or key)
 
 
 def median_ms(samples: list[Sample]) -> float:
