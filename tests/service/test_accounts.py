@@ -120,3 +120,39 @@ def test_a_token_for_another_app_client_is_401(served_api: Api) -> None:
     token = answer["AuthenticationResult"]["IdToken"]
     reply = served_api.call("POST", "/v1/games", token=token, body={})
     assert reply.status == 401
+
+
+def test_three_players_two_miss_their_deadlines(served_api: Api) -> None:
+    """Expiry puts one seat out and the game goes on; a late commit puts the next one out."""
+    alice, bob, carol = sign_in("alice"), sign_in("bob"), sign_in("carol")
+    game = served_api.call(
+        "POST", "/v1/games", token=alice, body={"seats": 3, "bots": 0, "move_deadline_s": 60}
+    ).body
+    game_id = game["game_id"]
+    served_api.call("POST", f"/v1/games/{game_id}/join", token=bob)
+    active = served_api.call("POST", f"/v1/games/{game_id}/join", token=carol).body
+    assert active["status"] == "active"
+    board, expected = active["board"], 0
+    while True:  # alice taps until the turn passes to bob
+        row, col = next((r, c) for r in range(16) for c in range(16) if board[r][c] == ".")
+        reply = served_api.commit(alice, game_id, row, col, expected).body["game"]
+        board, expected = reply["board"], reply["move_count"]
+        if reply["turn"]["seat"] != 0:
+            break
+    assert reply["turn"]["seat"] == 1
+    clock.advance(61)
+    delivery = {"game_id": game_id, "move_count": expected, "deadline": reply["turn"]["deadline"]}
+    assert served_api.expire(delivery) == "timed-out"
+    after = served_api.call("GET", f"/v1/games/{game_id}").body
+    assert after["status"] == "active" and after["seats"][1]["out"] is True
+    assert after["turn"]["seat"] == 2 and after["turn"]["deadline"] > reply["turn"]["deadline"]
+    clock.advance(61)
+    late = served_api.commit(carol, game_id, 0, 0, after["move_count"])
+    assert late.status == 409 and late.error_code == "deadline-passed"
+    final = served_api.call("GET", f"/v1/games/{game_id}").body
+    assert final["status"] == "finished"
+    assert final["result"] == {"reason": "timeout", "winner": 0, "places": [1, 3, 2]}
+    actions = [
+        m["action"] for m in served_api.call("GET", f"/v1/games/{game_id}/moves").body["moves"]
+    ]
+    assert actions[-2:] == ["timeout", "timeout"]
