@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mineduel_service import clock
+from mineduel_service.config import get_config
 
 if TYPE_CHECKING:
     from conftest import Api, Reply
@@ -226,3 +228,11 @@ def test_base64_bodies_are_checked_like_any_other(api: Api, body: bytes) -> None
     raw = api.invoker.invoke(logical_id, event)
     assert raw["statusCode"] == (413 if len(body) > 16384 else 400)
     assert set(json.loads(raw["body"])) == {"error"}
+
+
+def test_an_expired_guest_token_is_401(api: Api, game: tuple[str, str]) -> None:
+    token, game_id = game
+    clock.advance(get_config().guest_token_ttl_s + 1)
+    assert_error(api.call("POST", "/v1/games", token=token, body={}), 401, "unauthorized")
+    assert_error(api.commit(token, game_id, 0, 0, 0), 401, "unauthorized")
+    assert_error(api.call("POST", f"/v1/games/{game_id}/resign", token=token), 401)
