@@ -47,11 +47,14 @@ def _ok(reply: Reply, status: int = 200) -> Any:
     return reply.json()
 
 
-def _play_to_the_end(client: ApiClient, game: dict[str, Any]) -> dict[str, Any]:
+def _play_to_the_end(client: ApiClient, game: dict[str, Any], seen: list[bytes]) -> dict[str, Any]:
+    """Commit the engine bot's choices for seat 0 until the game ends; every reply in ``seen``."""
     while game["status"] == "active":
         assert game["turn"]["seat"] == 0, "after a commit, the bot has replied"
         row, col = next_tap(game)
-        answer = _ok(client.commit(game, row, col))
+        reply = client.commit(game, row, col)
+        seen.append(reply.body + json.dumps(reply.headers).encode())
+        answer = _ok(reply)
         assert answer["moves"][0]["n"] == game["move_count"] + 1
         assert answer["moves"][0]["seat"] == 0
         game = answer["game"]
@@ -66,11 +69,15 @@ def test_a_guest_plays_whole_games_against_the_bot_and_each_verifies(
         assert game["status"] == "active"
         assert game["seed"] is None
         assert [s["kind"] for s in game["seats"]] == ["guest", "bot"]
-        finished = _play_to_the_end(guest, game)
+        replies: list[bytes] = []
+        finished = _play_to_the_end(guest, game, replies)
 
         assert finished["status"] == "finished"
         assert finished["result"]["reason"] == "reach"
-        assert finished["seed"] is not None
+        seed = finished["seed"]
+        assert seed is not None
+        assert seed.encode() in replies[-1]
+        assert all(seed.encode() not in body for body in replies[:-1]), "seed sent too early"
         path = f"/v1/games/{game['game_id']}"
         log = _ok(guest.call("GET", f"{path}/moves?after=0"))["moves"]
         assert [m["n"] for m in log] == list(range(1, finished["move_count"] + 1))
