@@ -37,7 +37,7 @@ class Position:
         allowed = NUMBER_CHARS | FLAG_CHARS | {COVERED}
         if not set(self.cells) <= allowed:
             raise ValueError("the board holds an unknown character")
-        if not 0 <= self.mines_left <= len(self.covered):
+        if not 0 <= self.mines_left <= self.cells.count(COVERED):
             raise ValueError("the mine count does not fit the board")
         object.__setattr__(self, "table", neighbours(self.width, self.height))
 
@@ -62,7 +62,7 @@ class Position:
     @property
     def flagged(self) -> int:
         """Known mines (flagged by any seat)."""
-        return sum(1 for ch in self.cells if ch in FLAG_CHARS)
+        return sum(self.cells.count(letter) for letter in SEAT_LETTERS)
 
     @property
     def mines_left(self) -> int:

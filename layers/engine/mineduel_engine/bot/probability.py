@@ -32,6 +32,7 @@ from ..state import COVERED
 from .position import FLAG_CHARS, NUMBER_CHARS, Position
 
 NUMBERS = NUMBER_CHARS
+DIGITS = {str(d): d for d in range(9)}
 
 Poly = list[int]
 """Layout counts by mine total: ``poly[t]`` layouts hold ``t`` mines."""
@@ -115,11 +116,13 @@ def deduce(position: Position) -> Deduction:
     needs: list[int] = []
     by_cell: dict[int, list[int]] = {}
     for cell, ch in enumerate(cells):
-        if ch not in NUMBERS:
+        need = DIGITS.get(ch)
+        if need is None:
             continue
         around = table[cell]
         hidden = covered.intersection(around)
-        need = int(ch) - len(flags.intersection(around)) if flags else int(ch)
+        if flags:
+            need -= len(flags.intersection(around))
         if not 0 <= need <= len(hidden):
             raise Inconsistent(f"the number at cell {cell} cannot be met")
         if hidden:
@@ -132,6 +135,8 @@ def deduce(position: Position) -> Deduction:
                 else:
                     by_cell[n] = [k]
     settled = Deduction(sets, needs, covered, position.mines_left, by_cell)
+    for k in range(len(sets)):
+        settled.classify(k)
     settled.run()
     return settled
 
@@ -197,9 +202,9 @@ class Deduction:
         self.mines: set[int] = set()
         self.safe: set[int] = set()
         self.by_cell = by_cell  # cell -> the numbers whose sets hold it
-        self.queue = list(range(len(sets)))
-        self.queued = set(self.queue)
-        self.pending: list[int] = []
+        self.queue: list[int] = []  # numbers that need none or all of their cells
+        self.queued: set[int] = set()
+        self.pending: list[int] = []  # numbers to try the pair rule on
         self.waiting: set[int] = set()
         self.version = [0] * len(sets)
         self.checked: dict[tuple[int, int], tuple[int, int]] = {}
@@ -241,34 +246,24 @@ class Deduction:
         copy.version.append(0)
         for n in hidden:
             copy.by_cell.setdefault(n, []).append(k)
-        copy.queue.append(k)
-        copy.queued.add(k)
+        copy.classify(k)
         copy.run()
         return copy
 
     def run(self) -> None:
-        """Work the queues until no cell can be settled: single numbers first (a number that
-        needs none or all of its cells settles them), then pairs of overlapping numbers."""
-        sets, needs, queue, queued = self.sets, self.needs, self.queue, self.queued
-        pending, waiting = self.pending, self.waiting
+        """Work the queues until no cell can be settled: numbers that need none or all of
+        their cells first (cheap), then pairs of numbers sharing at least two cells."""
+        sets, needs, queue, pending = self.sets, self.needs, self.queue, self.pending
         while queue or pending:
             if queue:
                 k = queue.pop()
-                queued.discard(k)
+                self.queued.discard(k)
                 hidden = sets[k]
-                if not hidden:
-                    continue
-                need = needs[k]
-                if need == 0 or need == len(hidden):
-                    self.settle(list(hidden), mine=need > 0)
-                elif not 0 < need < len(hidden):
-                    raise Inconsistent("the numbers cannot all be met")
-                elif k not in waiting:
-                    waiting.add(k)
-                    pending.append(k)
+                if hidden:
+                    self.settle(list(hidden), mine=needs[k] > 0)
                 continue
             k = pending.pop()
-            waiting.discard(k)
+            self.waiting.discard(k)
             hidden = sets[k]
             if not hidden:
                 continue
@@ -283,6 +278,23 @@ class Deduction:
                 if self.checked.get((a, b)) != seen:
                     self.checked[(a, b)] = seen
                     self.pair(k, j)
+
+    def classify(self, k: int) -> None:
+        """Queue number ``k`` to settle its cells if it needs none or all of them, else for
+        the pair rule; refuse a number that can no longer be met."""
+        hidden = self.sets[k]
+        if not hidden:
+            return
+        need = self.needs[k]
+        if need == 0 or need == len(hidden):
+            if k not in self.queued:
+                self.queued.add(k)
+                self.queue.append(k)
+        elif not 0 < need < len(hidden):
+            raise Inconsistent("the numbers cannot all be met")
+        elif k not in self.waiting:
+            self.waiting.add(k)
+            self.pending.append(k)
 
     def pair(self, a: int, b: int) -> bool:
         """Apply the overlap bounds to numbers ``a`` and ``b``; True if a cell was settled."""
@@ -314,9 +326,10 @@ class Deduction:
         return found
 
     def settle(self, cells: list[int], mine: bool) -> None:
-        """Record ``cells`` as mines or safe and take them out of every number."""
+        """Record ``cells`` as mines or safe, take them out of every number, and look at
+        the numbers they touched again."""
         mines, safe, sets, needs = self.mines, self.safe, self.sets, self.needs
-        version, queued, queue = self.version, self.queued, self.queue
+        version, classify = self.version, self.classify
         into = mines if mine else safe
         for n in cells:
             if n in mines or n in safe:
@@ -330,9 +343,10 @@ class Deduction:
                 version[j] += 1
                 if mine:
                     needs[j] -= 1
-                if j not in queued:
-                    queued.add(j)
-                    queue.append(j)
+                if hidden:
+                    classify(j)
+                elif needs[j]:
+                    raise Inconsistent("a number lacks mines no covered cell can give")
 
 
 def components(system: Constraints) -> list[list[int]]:
