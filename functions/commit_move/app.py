@@ -12,7 +12,11 @@ from mineduel_service.models import CommitOut, CommitRequest, ErrorOut
 app = http.new_app()
 
 
-@app.post("/v1/games/<game_id>/moves", summary="Commit a move", responses=http.ERRORS)
+@app.post(
+    "/v1/games/<game_id>/moves",
+    summary="Commit a move",
+    responses=http.responses(200, CommitOut, "The Game and every move this request caused."),
+)
 def commit_move(
     game_id: str, request: Annotated[CommitRequest, Body()]
 ) -> Response[CommitOut | ErrorOut]:

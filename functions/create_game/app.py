@@ -12,7 +12,11 @@ from mineduel_service.models import CreateGameRequest, GameOut
 app = http.new_app()
 
 
-@app.post("/v1/games", summary="Create a game", responses=http.ERRORS)
+@app.post(
+    "/v1/games",
+    summary="Create a game",
+    responses=http.responses(201, GameOut, "The new Game, its commitment public."),
+)
 def create_game(
     request: Annotated[CreateGameRequest | None, Body()] = None,
 ) -> Response[GameOut]:

@@ -9,7 +9,11 @@ from mineduel_service.models import GameOut
 app = http.new_app()
 
 
-@app.get("/v1/games/<game_id>", summary="Read a game", responses=http.ERRORS)
+@app.get(
+    "/v1/games/<game_id>",
+    summary="Read a game",
+    responses=http.responses(200, GameOut, "The Game as the caller may see it."),
+)
 def get_game(game_id: str) -> Response[GameOut | None]:
     """200 with the public view (one read, no KMS); 304 when ``If-None-Match`` still holds."""
     body = games.get_game(game_id)

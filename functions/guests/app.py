@@ -9,7 +9,11 @@ from mineduel_service.models import GuestOut
 app = http.new_app()
 
 
-@app.post("/v1/guests", summary="Issue a guest token", responses=http.ERRORS)
+@app.post(
+    "/v1/guests",
+    summary="Issue a guest token",
+    responses=http.responses(201, GuestOut, "A guest token, shown once."),
+)
 def create_guest() -> Response[GuestOut]:
     """201 with the token (shown once), the guest's player id and the token's expiry."""
     return http.json_response(201, games.register_guest())

@@ -12,7 +12,11 @@ from mineduel_service.models import GameOut, JoinRequest
 app = http.new_app()
 
 
-@app.post("/v1/games/<game_id>/join", summary="Join a game", responses=http.ERRORS)
+@app.post(
+    "/v1/games/<game_id>/join",
+    summary="Join a game",
+    responses=http.responses(200, GameOut, "The Game with the caller seated."),
+)
 def join_game(
     game_id: str, request: Annotated[JoinRequest | None, Body()] = None
 ) -> Response[GameOut]:

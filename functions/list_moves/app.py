@@ -12,7 +12,11 @@ from mineduel_service.models import MovesOut
 app = http.new_app()
 
 
-@app.get("/v1/games/<game_id>/moves", summary="List moves", responses=http.ERRORS)
+@app.get(
+    "/v1/games/<game_id>/moves",
+    summary="List moves",
+    responses=http.responses(200, MovesOut, "The moves numbered above after."),
+)
 def list_moves(
     game_id: str, after: Annotated[int, Query(ge=0, le=100_000)] = 0
 ) -> Response[MovesOut]:

@@ -9,7 +9,11 @@ from mineduel_service.models import GameOut
 app = http.new_app()
 
 
-@app.post("/v1/games/<game_id>/resign", summary="Resign", responses=http.ERRORS)
+@app.post(
+    "/v1/games/<game_id>/resign",
+    summary="Resign",
+    responses=http.responses(200, GameOut, "The Game after the seat went out."),
+)
 def resign(game_id: str) -> Response[GameOut]:
     """200 with the Game after the seat went out (and any bot replies)."""
     return http.json_response(200, games.resign(http.token(app), game_id))

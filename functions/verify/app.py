@@ -9,7 +9,11 @@ from mineduel_service.models import VerificationOut
 app = http.new_app()
 
 
-@app.get("/v1/games/<game_id>/verify", summary="Verify a game", responses=http.ERRORS)
+@app.get(
+    "/v1/games/<game_id>/verify",
+    summary="Verify a game",
+    responses=http.responses(200, VerificationOut, "The Verification document."),
+)
 def verify(game_id: str) -> Response[VerificationOut]:
     """200 with the document; the seed, field and a checked verdict once finished."""
     return http.json_response(200, games.verification(game_id))

@@ -65,3 +65,29 @@ def test_merging_refuses_two_different_schemas_under_one_name() -> None:
     ] == {"Thing": {"type": "string"}}
     with pytest.raises(OpenApiConflict):
         merge([("A", part("string")), ("B", part("integer"))], set())
+
+
+SUCCESS = {
+    ("post", "/v1/guests"): ("201", "GuestOut"),
+    ("post", "/v1/games"): ("201", "GameOut"),
+    ("post", "/v1/games/{game_id}/join"): ("200", "GameOut"),
+    ("get", "/v1/games/{game_id}"): ("200", "GameOut"),
+    ("post", "/v1/games/{game_id}/moves"): ("200", "CommitOut"),
+    ("post", "/v1/games/{game_id}/resign"): ("200", "GameOut"),
+    ("get", "/v1/games/{game_id}/moves"): ("200", "MovesOut"),
+    ("get", "/v1/games/{game_id}/verify"): ("200", "VerificationOut"),
+}
+
+
+@pytest.mark.parametrize(("route", "expected"), SUCCESS.items(), ids=str)
+def test_every_route_documents_its_success_answer_and_the_error_shape(
+    document: dict[str, Any], route: tuple[str, str], expected: tuple[str, str]
+) -> None:
+    method, path = route
+    status, model = expected
+    answers = document["paths"][path][method]["responses"]
+    schema = answers[status]["content"]["application/json"]["schema"]
+    assert schema == {"$ref": f"#/components/schemas/{model}"}
+    for error in ("400", "401", "404", "422"):
+        error_schema = answers[error]["content"]["application/json"]["schema"]
+        assert error_schema == {"$ref": "#/components/schemas/ErrorOut"}

@@ -51,6 +51,21 @@ ERRORS: dict[int, Any] = {
 """The OpenAPI ``responses`` of every route: api.md's error shape for each 4xx."""
 
 
+def responses(status: int, model: type[Any], description: str) -> dict[int, Any]:
+    """A route's OpenAPI ``responses``: its success status and model, then ``ERRORS``.
+
+    Powertools drops the success response it would infer from the return annotation as soon
+    as ``responses=`` is given, so each route names it here.
+    """
+    return {
+        status: {
+            "description": description,
+            "content": {content_types.APPLICATION_JSON: {"model": model}},
+        },
+        **ERRORS,
+    }
+
+
 def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response[Any]:
     """A JSON response."""
     return Response(
