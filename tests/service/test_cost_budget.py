@@ -82,3 +82,14 @@ def test_a_read_is_one_get_and_no_kms(api: Api, calls: Counter[str]) -> None:
     calls.clear()
     assert api.call("GET", f"/v1/games/{game['game_id']}").status == 200
     assert dict(calls) == {"dynamodb.GetItem": 1}
+
+
+def test_a_game_that_becomes_active_creates_its_schedule_in_one_call(
+    api: Api, calls: Counter[str]
+) -> None:
+    token = api.guest()
+    calls.clear()
+    game = api.bot_game(token)
+    assert game["status"] == "active"
+    assert calls["scheduler.CreateSchedule"] == 1, calls
+    assert _by_service(calls, "scheduler") == 1, calls

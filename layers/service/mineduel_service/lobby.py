@@ -52,7 +52,7 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
     )
     store.put_new_game(record)
     if active:
-        rearm(record)
+        rearm(record, first=True)
     metrics.add_metric(name="GamesCreated", unit=MetricUnit.Count, value=1)
     logger.info("game created", extra={"game_id": game_id, "seats": request.seats})
     return game_view(record)
@@ -135,7 +135,7 @@ def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str
         except store.WriteConflict:
             continue
         if full:
-            rearm(after)
+            rearm(after, first=True)
         return game_view(after)
     raise conflict("join-conflict", "Others joined at the same moment; try again.")
 

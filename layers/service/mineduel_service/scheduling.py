@@ -3,7 +3,8 @@
 The schedule is named after the game, so setting it again simply moves it; its input names the
 game and the move number it was set for, which is how the expiry function recognises a stale
 delivery. ``ActionAfterCompletion: DELETE`` removes it once it has fired, and ``disarm`` removes
-it when the game ends. One Scheduler call in the common case (update); create only if missing.
+it when the game ends. One Scheduler call in the common case: a game that just became active
+creates its schedule, later turns update it; the other call is only the rare fallback.
 """
 
 from __future__ import annotations
@@ -44,8 +45,15 @@ def fire_time(deadline: datetime) -> datetime:
     return max(deadline, clock.now() + timedelta(seconds=MIN_LEAD_S))
 
 
-def arm(game_id: str, move_count: int, deadline: datetime, deadline_text: str) -> None:
-    """Point the game's schedule at ``deadline`` for the turn after ``move_count`` moves."""
+def arm(
+    game_id: str, move_count: int, deadline: datetime, deadline_text: str, *, first: bool = False
+) -> None:
+    """Point the game's schedule at ``deadline`` for the turn after ``move_count`` moves.
+
+    ``first`` says the game has just become active, so its schedule most likely does not exist
+    yet: create it, and fall back to an update only if it does. Later turns update first and
+    create only when the schedule has fired (and deleted itself) in the meantime.
+    """
     config = get_config()
     request = {
         "Name": schedule_name(game_id),
@@ -62,12 +70,24 @@ def arm(game_id: str, move_count: int, deadline: datetime, deadline_text: str) -
         },
     }
     client = aws.scheduler()
+    if first:
+        try:
+            client.create_schedule(**request)  # type: ignore[arg-type]
+        except ClientError as exc:
+            if _code(exc) != "ConflictException":
+                raise
+            client.update_schedule(**request)  # type: ignore[arg-type]
+        return
     try:
         client.update_schedule(**request)  # type: ignore[arg-type]
     except ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
+        if _code(exc) != "ResourceNotFoundException":
             raise
         client.create_schedule(**request)  # type: ignore[arg-type]
+
+
+def _code(exc: ClientError) -> str:
+    return str(exc.response.get("Error", {}).get("Code", ""))
 
 
 def disarm(game_id: str) -> None:
@@ -77,5 +97,5 @@ def disarm(game_id: str) -> None:
             Name=schedule_name(game_id), GroupName=get_config().schedule_group
         )
     except ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
+        if _code(exc) != "ResourceNotFoundException":
             raise

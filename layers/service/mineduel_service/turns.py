@@ -96,8 +96,11 @@ def conclude(
     return after, [move_view(move, at) for move in moves]
 
 
-def rearm(record: GameRecord) -> None:
+def rearm(record: GameRecord, *, first: bool = False) -> None:
     """Point the game's schedule at its deadline, or delete it once the game is over.
+
+    ``first`` marks a game that has just become active (create or the last join), whose
+    schedule is created rather than updated.
 
     A failure here is logged, not raised: the move is already stored, and the commit path
     enforces the deadline itself, so a missing schedule only delays an automatic timeout.
@@ -111,6 +114,7 @@ def rearm(record: GameRecord) -> None:
                 record.state.move_count,
                 clock.parse_iso(record.deadline),
                 record.deadline,
+                first=first,
             )
     except Exception as exc:
         logger.warning(
