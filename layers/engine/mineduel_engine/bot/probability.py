@@ -95,6 +95,7 @@ class Constraints:
     mines_left: int
     mines: tuple[int, ...] = ()
     safe: tuple[int, ...] = ()
+    cells_of: tuple[frozenset[int], ...] = ()  # per number: its covered cells still open
 
 
 def constraints_of(position: Position) -> Constraints:
@@ -146,6 +147,7 @@ def grouped(settled: Deduction) -> Constraints:
     sets, needs = settled.sets, settled.needs
     touching: dict[int, list[int]] = {}
     kept: list[int] = []
+    cells_of: list[frozenset[int]] = []
     for k, hidden in enumerate(sets):
         if not hidden:
             if needs[k]:
@@ -153,6 +155,7 @@ def grouped(settled: Deduction) -> Constraints:
             continue
         index = len(kept)
         kept.append(needs[k])
+        cells_of.append(frozenset(hidden))
         for n in hidden:
             if n in touching:
                 touching[n].append(index)
@@ -174,6 +177,7 @@ def grouped(settled: Deduction) -> Constraints:
         left,
         tuple(sorted(settled.mines)),
         tuple(sorted(settled.safe)),
+        tuple(cells_of),
     )
 
 
@@ -527,9 +531,13 @@ Transitions = list[tuple[tuple[int, ...], Poly, list[tuple[int, tuple[int, ...]]
 
 @dataclass(slots=True)
 class Component:
-    """One component's count: the programme's steps, kept for the backward sweep."""
+    """One component's count: the programme's steps, kept for the backward sweep.
 
-    order: list[int]
+    ``cells[i]`` are the cells of the ``i``-th group counted, so a count can serve another
+    board with the same component (look-ahead boards share most of theirs).
+    """
+
+    cells: list[tuple[int, ...]]
     steps: list[_Step]
     transitions: list[Transitions]
     totals: Poly
@@ -567,7 +575,8 @@ def count_component(
         layer = nxt
         if budget is not None:
             budget.spend(sum(map(len, nxt.values())))
-    return Component(order, steps, transitions, layer.get((), []))
+    cells = [system.groups[g].cells for g in order]
+    return Component(cells, steps, transitions, layer.get((), []))
 
 
 def _lone_group(system: Constraints, g: int, limit: int) -> Component:
@@ -576,8 +585,8 @@ def _lone_group(system: Constraints, g: int, limit: int) -> Component:
     needs = {system.needs[k] for k in group.constraints}
     need = needs.pop()
     if needs or need > min(group.size, limit):
-        return Component([g], [], [], [])
-    return Component([g], [], [], [0] * need + [comb(group.size, need)])
+        return Component([group.cells], [], [], [])
+    return Component([group.cells], [], [], [0] * need + [comb(group.size, need)])
 
 
 def _convolve(a: Poly, b: Poly, limit: int) -> Poly:
@@ -590,7 +599,7 @@ def _convolve(a: Poly, b: Poly, limit: int) -> Poly:
 
 
 def _marginals(comp: Component, weight: Poly) -> list[int]:
-    """Backward sweep: per group (in ``comp.order``), the weighted count of its mines.
+    """Backward sweep: per group (as ``comp.cells``), the weighted count of its mines.
 
     ``weight[t]`` is what a component total ``t`` is worth once the rest of the board is
     counted; the sweep carries, per state and mines-so-far ``a``, the weighted count of every
@@ -636,21 +645,31 @@ class Solution:
     settled: Deduction = field(repr=False, compare=False)
 
 
-def solve(position: Position, budget: Budget | None = None) -> Solution:
+Counts = dict[tuple[int, frozenset[tuple[frozenset[int], int]]], Component]
+"""Component counts by (mine cap, the component's numbers as (cells, need)): a component is
+fixed by its numbers, so boards that share one (look-ahead boards) count it once."""
+
+
+def solve(
+    position: Position, budget: Budget | None = None, counts: Counts | None = None
+) -> Solution:
     """Exact mine chance of every covered cell; raise ``Inconsistent`` if nothing fits.
 
-    With a ``budget``, raise ``TooHard`` rather than count past it.
+    With a ``budget``, raise ``TooHard`` rather than count past it. ``counts``, if given, keeps
+    component counts for other boards of the same caller.
     """
-    return solve_settled(deduce(position), budget)
+    return solve_settled(deduce(position), budget, counts)
 
 
-def solve_settled(settled: Deduction, budget: Budget | None = None) -> Solution:
+def solve_settled(
+    settled: Deduction, budget: Budget | None = None, counts: Counts | None = None
+) -> Solution:
     """Count a board from its deduction (see ``solve``)."""
     system = grouped(settled)
     left = system.mines_left
     if budget is not None:
         budget.spend(SETUP_COST + len(system.groups))
-    comps = [count_component(system, m, left, budget) for m in components(system)]
+    comps = [_counted(system, m, left, budget, counts) for m in components(system)]
     free = len(system.unconstrained)
     ways = _binomials(free, left)
     mine: dict[int, float] = dict.fromkeys(system.mines, 1.0)
@@ -670,10 +689,9 @@ def solve_settled(settled: Deduction, budget: Budget | None = None) -> Solution:
     if weight == 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
     for index, comp in enumerate(comps):
-        if len(comp.order) == 1:  # one group: its total is fixed, so its chance is need/size
-            group = system.groups[comp.order[0]]
-            fixed = len(comp.totals) - 1
-            _record(mine, certain, safe, group.cells, fixed, group.size)
+        if len(comp.cells) == 1:  # one group: its total is fixed, so its chance is need/size
+            cells = comp.cells[0]
+            _record(mine, certain, safe, cells, len(comp.totals) - 1, len(cells))
             continue
         others = _convolve(prefix[index], suffix[index + 1], left)
         spread = [(j, c) for j, c in enumerate(others) if c]
@@ -681,14 +699,31 @@ def solve_settled(settled: Deduction, budget: Budget | None = None) -> Solution:
             sum(c * ways[left - t - j] for j, c in spread if j <= left - t) if n else 0
             for t, n in enumerate(comp.totals)
         ]
-        for g, total in zip(comp.order, _marginals(comp, worth), strict=True):
-            group = system.groups[g]
-            _record(mine, certain, safe, group.cells, total, weight * group.size)
+        for cells, total in zip(comp.cells, _marginals(comp, worth), strict=True):
+            _record(mine, certain, safe, cells, total, weight * len(cells))
     if free:
         fewer = _binomials(free - 1, left)
         loose = sum(c * fewer[left - t - 1] for t, c in enumerate(everything) if left > t)
         _record(mine, certain, safe, system.unconstrained, loose * free, weight * free)
     return Solution(mine, tuple(sorted(certain)), tuple(sorted(safe)), weight, settled)
+
+
+def _counted(
+    system: Constraints,
+    members: Sequence[int],
+    limit: int,
+    budget: Budget | None,
+    counts: Counts | None,
+) -> Component:
+    """A component's count, from ``counts`` when a board before had the same component."""
+    if counts is None or len(members) == 1:
+        return count_component(system, members, limit, budget)
+    numbers = {k for g in members for k in system.groups[g].constraints}
+    key = (limit, frozenset((system.cells_of[k], system.needs[k]) for k in numbers))
+    found = counts.get(key)
+    if found is None:
+        found = counts[key] = count_component(system, members, limit, budget)
+    return found
 
 
 @lru_cache(maxsize=256)
@@ -722,7 +757,11 @@ def reveal(position: Position, cell: int, number: int) -> Position:
 
 
 def outcomes(
-    position: Position, cell: int, budget: Budget | None = None, base: Solution | None = None
+    position: Position,
+    cell: int,
+    budget: Budget | None = None,
+    base: Solution | None = None,
+    counts: Counts | None = None,
 ) -> list[tuple[int, float, Solution]]:
     """If covered ``cell`` is safe: each number it could show, its chance, and the board then.
 
@@ -730,7 +769,7 @@ def outcomes(
     the layout count of the board with ``cell`` opened as ``k``. ``base``, the position's own
     solution if the caller has it, saves reading the board again.
     """
-    settled = (base or solve(position, budget)).settled
+    settled = (base or solve(position, budget, counts)).settled
     around = position.table[cell]
     low = sum(1 for n in around if position.is_flag(n) or n in settled.mines)
     known = settled.known
@@ -738,7 +777,8 @@ def outcomes(
     found: list[tuple[int, Solution]] = []
     for number in range(low, low + unknown + 1):
         try:
-            found.append((number, solve_settled(settled.revealed(position, cell, number), budget)))
+            after = settled.revealed(position, cell, number)
+            found.append((number, solve_settled(after, budget, counts)))
         except Inconsistent:
             continue
     total = sum(solution.weight for _, solution in found)

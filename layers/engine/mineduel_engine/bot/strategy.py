@@ -28,7 +28,7 @@ from ..fairness import Stream
 from .choice import best_cells, pick
 from .local import local_chances
 from .position import Position
-from .probability import Budget, Solution, TooHard, outcomes, solve
+from .probability import Budget, Counts, Solution, TooHard, outcomes, solve
 
 BLANK_HAUL = 2.0
 """What a blank (0) is worth to the next seat: it floods a region whose numbers are unknown."""
@@ -74,9 +74,11 @@ def next_haul(solution: Solution) -> float:
     return len(solution.certain_mines) + (max(rest) if rest else 0.0)
 
 
-def haul_after(position: Position, solution: Solution, cell: int, budget: Budget) -> float:
+def haul_after(
+    position: Position, solution: Solution, cell: int, budget: Budget, counts: Counts
+) -> float:
     """The next seat's expected haul once covered ``cell`` opens safe (exact number chances)."""
-    found = outcomes(position, cell, budget, solution)
+    found = outcomes(position, cell, budget, solution, counts)
     haul = 0.0
     for number, chance, after in found:
         if number == 0:
@@ -96,11 +98,12 @@ def candidates(solution: Solution) -> list[int]:
 def score_cells(position: Position, solution: Solution) -> list[Scored]:
     """Score the candidates one move ahead, within the look-ahead budget."""
     budget = Budget(LOOKAHEAD_BUDGET)
+    counts: Counts = {}  # look-ahead boards share most components: count each once
     scored = []
     for cell in candidates(solution):
         p = solution.mine[cell]
         try:
-            haul = haul_after(position, solution, cell, budget) if p < 1.0 else 0.0
+            haul = haul_after(position, solution, cell, budget, counts) if p < 1.0 else 0.0
         except TooHard:
             break
         scored.append(Scored(cell, p, haul, p - (1.0 - p) * haul))
