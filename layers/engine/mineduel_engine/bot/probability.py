@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import product
 from math import comb
 from typing import NamedTuple
 
@@ -181,6 +182,20 @@ def grouped(settled: Deduction) -> Constraints:
     )
 
 
+def _pair_settles(need_a: int, size_a: int, need_b: int, size_b: int, inner: int) -> bool:
+    """Whether the overlap bounds of two numbers (sizes only) settle a cell or contradict."""
+    only_a, only_b = size_a - inner, size_b - inner
+    low = max(0, need_a - only_a, need_b - only_b)
+    high = min(inner, need_a, need_b)
+    return (
+        low > high
+        or not (only_a or only_b)
+        or (only_a > 0 and (need_a - high == only_a or need_a == low))
+        or (only_b > 0 and (need_b - high == only_b or need_b == low))
+        or (low == high and low in (0, inner))
+    )
+
+
 class Deduction:
     """Settle cells that one number, or two overlapping numbers, prove mine or safe.
 
@@ -210,8 +225,6 @@ class Deduction:
         self.queued: set[int] = set()
         self.pending: list[int] = []  # numbers to try the pair rule on
         self.waiting: set[int] = set()
-        self.version = [0] * len(sets)
-        self.checked: dict[tuple[int, int], tuple[int, int]] = {}
 
     @property
     def known(self) -> set[int]:
@@ -236,8 +249,6 @@ class Deduction:
         copy.safe = set(self.safe)
         copy.by_cell = {n: list(ks) for n, ks in self.by_cell.items()}
         copy.queue, copy.queued, copy.pending, copy.waiting = [], set(), [], set()
-        copy.version = list(self.version)
-        copy.checked = dict(self.checked)
         around = position.table[cell]
         need = number - sum(1 for n in around if position.is_flag(n) or n in self.mines)
         known = self.known
@@ -247,7 +258,6 @@ class Deduction:
         k = len(copy.sets)
         copy.sets.append(hidden)
         copy.needs.append(need)
-        copy.version.append(0)
         for n in hidden:
             copy.by_cell.setdefault(n, []).append(k)
         copy.classify(k)
@@ -275,12 +285,15 @@ class Deduction:
             for n in hidden:
                 for j in self.by_cell[n]:
                     shared[j] = shared.get(j, 0) + 1
-            # numbers sharing one cell settle nothing a single number would not
-            for j in sorted(j for j, count in shared.items() if count > 1 and j != k):
-                a, b = (k, j) if k < j else (j, k)
-                seen = (self.version[a], self.version[b])
-                if self.checked.get((a, b)) != seen:
-                    self.checked[(a, b)] = seen
+            need = needs[k]
+            for j in sorted(shared):
+                # numbers sharing one cell settle nothing a single number would not
+                if (
+                    j != k
+                    and shared[j] > 1
+                    and sets[j]
+                    and _pair_settles(need, len(hidden), needs[j], len(sets[j]), shared[j])
+                ):
                     self.pair(k, j)
 
     def classify(self, k: int) -> None:
@@ -333,7 +346,7 @@ class Deduction:
         """Record ``cells`` as mines or safe, take them out of every number, and look at
         the numbers they touched again."""
         mines, safe, sets, needs = self.mines, self.safe, self.sets, self.needs
-        version, classify = self.version, self.classify
+        classify = self.classify
         into = mines if mine else safe
         for n in cells:
             if n in mines or n in safe:
@@ -344,7 +357,6 @@ class Deduction:
                 if not hidden:  # a duplicate number, already dropped
                     continue
                 hidden.discard(n)
-                version[j] += 1
                 if mine:
                     needs[j] -= 1
                 if hidden:
@@ -541,6 +553,7 @@ class Component:
     steps: list[_Step]
     transitions: list[Transitions]
     totals: Poly
+    layouts: list[tuple[tuple[int, ...], int]] | None = None  # small ones: (mines per group, ways)
 
 
 def count_component(
@@ -549,6 +562,8 @@ def count_component(
     """Run the forward programme over one component, totals capped at ``limit`` mines."""
     if len(members) == 1:
         return _lone_group(system, members[0], limit)
+    if len(members) <= SMALL_GROUPS:
+        return _listed(system, members, limit)
     order = frontier_order(system, members)
     steps = _steps(system, order)
     layer: dict[tuple[int, ...], Poly] = {(): [1]}
@@ -579,6 +594,36 @@ def count_component(
     return Component(cells, steps, transitions, layer.get((), []))
 
 
+SMALL_GROUPS = 4
+"""Components of at most this many groups are listed outright: cheaper than the programme."""
+
+
+def _listed(system: Constraints, members: Sequence[int], limit: int) -> Component:
+    """Every mine count per group that meets the component's numbers, with its layouts."""
+    groups = [system.groups[g] for g in members]
+    where: dict[int, list[int]] = {}
+    for i, group in enumerate(groups):
+        for k in group.constraints:
+            where.setdefault(k, []).append(i)
+    rules = [(system.needs[k], idx) for k, idx in where.items()]
+    ranges = [range(min(group.size, limit) + 1) for group in groups]
+    layouts: list[tuple[tuple[int, ...], int]] = []
+    totals: Poly = []
+    for mines in product(*ranges):
+        if all(sum(mines[i] for i in idx) == need for need, idx in rules):
+            total = sum(mines)
+            if total > limit:
+                continue
+            ways = 1
+            for group, m in zip(groups, mines, strict=True):
+                ways *= comb(group.size, m)
+            layouts.append((mines, ways))
+            if len(totals) <= total:
+                totals.extend([0] * (total + 1 - len(totals)))
+            totals[total] += ways
+    return Component([group.cells for group in groups], [], [], totals, layouts)
+
+
 def _lone_group(system: Constraints, g: int, limit: int) -> Component:
     """A group alone in its component: every one of its numbers fixes its mine count."""
     group = system.groups[g]
@@ -605,6 +650,13 @@ def _marginals(comp: Component, weight: Poly) -> list[int]:
     counted; the sweep carries, per state and mines-so-far ``a``, the weighted count of every
     completion, so a group's expected mines come out as dot products with the forward counts.
     """
+    if comp.layouts is not None:
+        sums = [0] * len(comp.cells)
+        for mines, ways in comp.layouts:
+            worth = ways * weight[sum(mines)]
+            for i, m in enumerate(mines):
+                sums[i] += m * worth
+        return sums
     back: dict[tuple[int, ...], Poly] = {(): weight}
     sums = [0] * len(comp.steps)
     for i in range(len(comp.steps) - 1, -1, -1):
