@@ -96,7 +96,7 @@ class Constraints:
     mines_left: int
     mines: tuple[int, ...] = ()
     safe: tuple[int, ...] = ()
-    cells_of: tuple[frozenset[int], ...] = ()  # per number: its covered cells still open
+    cells_of: tuple[set[int], ...] = ()  # per number: its covered cells still open
 
 
 def constraints_of(position: Position) -> Constraints:
@@ -148,7 +148,7 @@ def grouped(settled: Deduction) -> Constraints:
     sets, needs = settled.sets, settled.needs
     touching: dict[int, list[int]] = {}
     kept: list[int] = []
-    cells_of: list[frozenset[int]] = []
+    cells_of: list[set[int]] = []
     for k, hidden in enumerate(sets):
         if not hidden:
             if needs[k]:
@@ -156,7 +156,7 @@ def grouped(settled: Deduction) -> Constraints:
             continue
         index = len(kept)
         kept.append(needs[k])
-        cells_of.append(frozenset(hidden))
+        cells_of.append(hidden)
         for n in hidden:
             if n in touching:
                 touching[n].append(index)
@@ -346,7 +346,7 @@ class Deduction:
         """Record ``cells`` as mines or safe, take them out of every number, and look at
         the numbers they touched again."""
         mines, safe, sets, needs = self.mines, self.safe, self.sets, self.needs
-        classify = self.classify
+        queue, queued, pending, waiting = self.queue, self.queued, self.pending, self.waiting
         into = mines if mine else safe
         for n in cells:
             if n in mines or n in safe:
@@ -359,10 +359,16 @@ class Deduction:
                 hidden.discard(n)
                 if mine:
                     needs[j] -= 1
-                if hidden:
-                    classify(j)
-                elif needs[j]:
-                    raise Inconsistent("a number lacks mines no covered cell can give")
+                need, size = needs[j], len(hidden)
+                if need in (0, size):  # as ``classify``, inline: this is the hot loop
+                    if size and j not in queued:
+                        queued.add(j)
+                        queue.append(j)
+                elif not 0 < need < size:
+                    raise Inconsistent("the numbers cannot all be met")
+                elif j not in waiting:
+                    waiting.add(j)
+                    pending.append(j)
 
 
 def components(system: Constraints) -> list[list[int]]:
@@ -723,40 +729,63 @@ def solve_settled(
         budget.spend(SETUP_COST + len(system.groups))
     comps = [_counted(system, m, left, budget, counts) for m in components(system)]
     free = len(system.unconstrained)
-    ways = _binomials(free, left)
     mine: dict[int, float] = dict.fromkeys(system.mines, 1.0)
     mine.update(dict.fromkeys(system.safe, 0.0))
     certain: list[int] = list(system.mines)
     safe: list[int] = list(system.safe)
-    # prefix[i] counts components before i, suffix[i] those from i on, by mine total
-    prefix: list[Poly] = [[1]]
+    # A component whose every layout holds the same number of mines is independent of the
+    # rest: its chances are its own, and it only shifts and scales the global count.
+    fixed_mines, fixed_ways = 0, 1
+    varying: list[Component] = []
     for comp in comps:
-        prefix.append(_convolve(prefix[-1], comp.totals, left))
+        nonzero = [t for t, c in enumerate(comp.totals) if c]
+        if len(nonzero) != 1:
+            if not nonzero:
+                raise Inconsistent("no mine layout fits the board and the mine count")
+            varying.append(comp)
+            continue
+        t = nonzero[0]
+        fixed_mines += t
+        fixed_ways *= comp.totals[t]
+        if len(comp.cells) == 1:  # one group: its chance is need/size
+            cells = comp.cells[0]
+            _record(mine, certain, safe, cells, t, len(cells))
+            continue
+        marker = [0] * t + [1]
+        for cells, total in zip(comp.cells, _marginals(comp, marker), strict=True):
+            _record(mine, certain, safe, cells, total, comp.totals[t] * len(cells))
+    rest = left - fixed_mines
+    if rest < 0:
+        raise Inconsistent("no mine layout fits the board and the mine count")
+    ways = _binomials(free, rest)
+    # prefix[i] counts varying components before i, suffix[i] those from i on, by mine total
+    prefix: list[Poly] = [[1]]
+    for comp in varying:
+        prefix.append(_convolve(prefix[-1], comp.totals, rest))
     suffix: list[Poly] = [[1]]
-    for comp in reversed(comps):
-        suffix.append(_convolve(suffix[-1], comp.totals, left))
+    for comp in reversed(varying):
+        suffix.append(_convolve(suffix[-1], comp.totals, rest))
     suffix.reverse()
     everything = prefix[-1]
-    weight = sum(c * ways[left - t] for t, c in enumerate(everything))
-    if weight == 0:
+    scaled = sum(c * ways[rest - t] for t, c in enumerate(everything))
+    if scaled == 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
-    for index, comp in enumerate(comps):
-        if len(comp.cells) == 1:  # one group: its total is fixed, so its chance is need/size
-            cells = comp.cells[0]
-            _record(mine, certain, safe, cells, len(comp.totals) - 1, len(cells))
-            continue
-        others = _convolve(prefix[index], suffix[index + 1], left)
+    weight = scaled * fixed_ways
+    for index, comp in enumerate(varying):
+        others = _convolve(prefix[index], suffix[index + 1], rest)
         spread = [(j, c) for j, c in enumerate(others) if c]
         worth = [
-            sum(c * ways[left - t - j] for j, c in spread if j <= left - t) if n else 0
+            sum(c * ways[rest - t - j] for j, c in spread if j <= rest - t)
+            if n and t <= rest
+            else 0
             for t, n in enumerate(comp.totals)
         ]
         for cells, total in zip(comp.cells, _marginals(comp, worth), strict=True):
-            _record(mine, certain, safe, cells, total, weight * len(cells))
+            _record(mine, certain, safe, cells, total, scaled * len(cells))
     if free:
-        fewer = _binomials(free - 1, left)
-        loose = sum(c * fewer[left - t - 1] for t, c in enumerate(everything) if left > t)
-        _record(mine, certain, safe, system.unconstrained, loose * free, weight * free)
+        fewer = _binomials(free - 1, rest)
+        loose = sum(c * fewer[rest - t - 1] for t, c in enumerate(everything) if rest > t)
+        _record(mine, certain, safe, system.unconstrained, loose * free, scaled * free)
     return Solution(mine, tuple(sorted(certain)), tuple(sorted(safe)), weight, settled)
 
 
@@ -771,7 +800,7 @@ def _counted(
     if counts is None or len(members) == 1:
         return count_component(system, members, limit, budget)
     numbers = {k for g in members for k in system.groups[g].constraints}
-    key = (limit, frozenset((system.cells_of[k], system.needs[k]) for k in numbers))
+    key = (limit, frozenset((frozenset(system.cells_of[k]), system.needs[k]) for k in numbers))
     found = counts.get(key)
     if found is None:
         found = counts[key] = count_component(system, members, limit, budget)
