@@ -395,6 +395,11 @@ def components(system: Constraints) -> list[list[int]]:
 GREEDY_FROM = 12
 """Components with at least this many groups also try the greedy order and keep the better."""
 
+LARGE = 30
+TRIES_FROM_LARGE = 6
+"""Components of ``LARGE`` groups or more (rare, and the costly ones) try the greedy order
+from this many starts: ordering is cheap next to counting a wide frontier."""
+
 
 def frontier_order(system: Constraints, members: Sequence[int]) -> list[int]:
     """Order a component's groups so few numbers are open at once.
@@ -425,8 +430,14 @@ def frontier_order(system: Constraints, members: Sequence[int]) -> list[int]:
     order = sweep(sweep(min(members))[-1])
     if len(members) < GREEDY_FROM:
         return order
-    greedy = _greedy_order(system, order, by_constraint)
-    return greedy if _width(system, greedy) < _width(system, order) else order
+    tries = [order]
+    starts = TRIES_FROM_LARGE if len(members) >= LARGE else 1
+    for i in range(starts):  # greedy runs from spread-out starts along the sweep
+        first = order[i * (len(order) - 1) // max(1, starts - 1)] if starts > 1 else order[0]
+        tries.append(
+            _greedy_order(system, [first, *(g for g in order if g != first)], by_constraint)
+        )
+    return min(tries, key=lambda o: _width(system, o))
 
 
 def _greedy_order(
@@ -461,19 +472,22 @@ def _greedy_order(
         order.append(best)
 
 
-def _width(system: Constraints, order: Sequence[int]) -> int:
-    """The most numbers an order holds open at once."""
+def _width(system: Constraints, order: Sequence[int]) -> tuple[int, int]:
+    """How costly an order is: the most numbers it holds open at once, then the sum over
+    steps of 3 to the numbers open (the programme's states grow about that fast)."""
     last: dict[int, int] = {}
     for i, g in enumerate(order):
         for k in system.groups[g].constraints:
             last[k] = i
     active: set[int] = set()
     widest = 0
+    spread = 0
     for i, g in enumerate(order):
         active.update(system.groups[g].constraints)
         widest = max(widest, len(active))
+        spread += 3 ** len(active)
         active = {k for k in active if last[k] > i}
-    return widest
+    return widest, spread
 
 
 @dataclass(slots=True)
