@@ -117,6 +117,7 @@ def deduce(position: Position) -> Deduction:
     sets: list[set[int]] = []
     needs: list[int] = []
     by_cell: dict[int, list[int]] = {}
+    trivial: list[int] = []  # numbers that need none or all of their cells
     for cell, ch in enumerate(cells):
         need = DIGITS.get(ch)
         if need is None:
@@ -125,20 +126,26 @@ def deduce(position: Position) -> Deduction:
         hidden = covered.intersection(around)
         if flags:
             need -= len(flags.intersection(around))
-        if not 0 <= need <= len(hidden):
+        size = len(hidden)
+        if not 0 <= need <= size:
             raise Inconsistent(f"the number at cell {cell} cannot be met")
         if hidden:
             k = len(sets)
             sets.append(hidden)
             needs.append(need)
+            if need in (0, size):
+                trivial.append(k)
             for n in hidden:
                 if n in by_cell:
                     by_cell[n].append(k)
                 else:
                     by_cell[n] = [k]
     settled = Deduction(sets, needs, covered, position.mines_left, by_cell)
-    for k in range(len(sets)):
-        settled.classify(k)
+    settled.queue.extend(trivial)
+    settled.queued.update(trivial)
+    pending = [k for k in range(len(sets)) if k not in settled.queued]
+    settled.pending.extend(pending)
+    settled.waiting.update(pending)
     settled.run()
     return settled
 
