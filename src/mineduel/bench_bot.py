@@ -178,9 +178,9 @@ def bench_engine(games: int, repeat: int) -> None:
     """Time the exact probability engine on 16x16/51 positions, beside ms_toollib if present.
 
     Both start from the same public board (cell characters) and end with the chances, so
-    reading the board is in both times. Each position is timed ``repeat`` times, the engines
-    taking turns, and its fastest time counts: on a shared machine that filters out the other
-    processes' interference, for both alike.
+    reading the board is in both times. Each position is timed ``repeat`` times, in whole
+    passes over the positions with the engines taking turns, and its fastest time counts: on a
+    shared machine that filters out the other processes' interference, for both alike.
     """
     positions = collect_positions(games)
     # The harness holds thousands of boards; freeze them so the collector's full passes (which
@@ -201,10 +201,11 @@ def bench_engine(games: int, repeat: int) -> None:
     flag_free = [tuple("." if ch in FLAG_CHARS else ch for ch in cells) for cells in positions]
     ours_free = [float("inf")] * len(flag_free)
     theirs = [float("inf")] * len(flag_free)
-    for _ in range(repeat):
+    for _ in range(repeat):  # whole passes in turn, so each engine runs with warm caches
         for i, cells in enumerate(flag_free):
             ours_free[i] = min(ours_free[i], timed(partial(solve_board, cells)))
-            if ms_toollib is not None:
+        if ms_toollib is not None:
+            for i, cells in enumerate(flag_free):
                 theirs[i] = min(theirs[i], timed(partial(toollib_solve, ms_toollib, cells)))
     print(f"  ours, flag-free:            {percentiles(ours_free)}")
     if ms_toollib is not None:
