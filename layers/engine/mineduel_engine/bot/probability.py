@@ -135,11 +135,7 @@ def deduce(position: Position) -> Deduction:
             needs.append(need)
             if need in (0, size):
                 trivial.append(k)
-            for n in hidden:
-                if n in by_cell:
-                    by_cell[n].append(k)
-                else:
-                    by_cell[n] = [k]
+            _index(by_cell, hidden, k)
     settled = Deduction(sets, needs, covered, position.mines_left, by_cell)
     settled.queue.extend(trivial)
     settled.queued.update(trivial)
@@ -148,6 +144,15 @@ def deduce(position: Position) -> Deduction:
     settled.waiting.update(pending)
     settled.run()
     return settled
+
+
+def _index(table: dict[int, list[int]], cells: set[int], number: int) -> None:
+    """Note in ``table`` (cell -> numbers) that ``number`` touches each of ``cells``."""
+    for n in cells:
+        if n in table:
+            table[n].append(number)
+        else:
+            table[n] = [number]
 
 
 def grouped(settled: Deduction) -> Constraints:
@@ -161,14 +166,9 @@ def grouped(settled: Deduction) -> Constraints:
             if needs[k]:
                 raise Inconsistent("a number lacks mines no covered cell can give")
             continue
-        index = len(kept)
+        _index(touching, hidden, len(kept))
         kept.append(needs[k])
         cells_of.append(hidden)
-        for n in hidden:
-            if n in touching:
-                touching[n].append(index)
-            else:
-                touching[n] = [index]
     by_signature: dict[tuple[int, ...], list[int]] = {}
     for cell in sorted(touching):
         by_signature.setdefault(tuple(touching[cell]), []).append(cell)
