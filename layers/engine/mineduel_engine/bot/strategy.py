@@ -34,7 +34,8 @@ BLANK_HAUL = 2.0
 """What a blank (0) is worth to the next seat: it floods a region whose numbers are unknown."""
 
 CANDIDATES = 6
-"""How many of the likeliest cells get the look-ahead (the rest cannot beat them)."""
+"""How many of the likeliest cells get the look-ahead: a much less likely cell seldom scores
+better, and each look-ahead costs a count per number the cell could show."""
 
 SOLVE_BUDGET = 10_000
 """Programme terms one exact count may use before the bot falls back."""
