@@ -153,12 +153,13 @@ def run_match(name: str, games: int, fields: str, jobs: int) -> None:
             print(f"  {level} per move: {percentiles(times[level])}")
 
 
-def collect_positions(games: int) -> list[tuple[str, ...]]:
+def collect_positions(games: int) -> dict[str, list[tuple[str, ...]]]:
     """Positions from real play (hard vs medium) and from random-play stress, fixed fields."""
-    found: list[tuple[str, ...]] = []
+    found: dict[str, list[tuple[str, ...]]] = {"real play": [], "random play": []}
     for i in range(games):
-        players = ("hard", "medium") if i % 2 == 0 else ("random", "random")
-        play_game(server_seed("fixed", 10_000 + i), players, found)
+        kind = "real play" if i % 2 == 0 else "random play"
+        players = ("hard", "medium") if kind == "real play" else ("random", "random")
+        play_game(server_seed("fixed", 10_000 + i), players, found[kind])
     return found
 
 
@@ -182,7 +183,8 @@ def bench_engine(games: int, repeat: int) -> None:
     passes over the positions with the engines taking turns, and its fastest time counts: on a
     shared machine that filters out the other processes' interference, for both alike.
     """
-    positions = collect_positions(games)
+    kinds = collect_positions(games)
+    positions = [cells for found in kinds.values() for cells in found]
     # The harness holds thousands of boards; freeze them so the collector's full passes (which
     # the Python engine's allocations trigger and a Rust library's do not) skip them.
     gc.collect()
@@ -207,9 +209,15 @@ def bench_engine(games: int, repeat: int) -> None:
         if ms_toollib is not None:
             for i, cells in enumerate(flag_free):
                 theirs[i] = min(theirs[i], timed(partial(toollib_solve, ms_toollib, cells)))
-    print(f"  ours, flag-free:            {percentiles(ours_free)}")
-    if ms_toollib is not None:
-        print(f"  ms_toollib, flag-free:      {percentiles(theirs)}")
+    start = 0
+    for kind, found in [("all", positions), *kinds.items()]:
+        part = slice(0, len(positions)) if kind == "all" else slice(start, start + len(found))
+        if kind != "all":
+            start += len(found)
+        print(f"  flag-free, {kind}:")
+        print(f"    ours:       {percentiles(ours_free[part])}")
+        if ms_toollib is not None:
+            print(f"    ms_toollib: {percentiles(theirs[part])}")
 
 
 def toollib_solve(ms_toollib: Any, cells: tuple[str, ...]) -> object:

@@ -402,6 +402,10 @@ def components(system: Constraints) -> list[list[int]]:
 GREEDY_FROM = 12
 """Components with at least this many groups also try the greedy order and keep the better."""
 
+NARROW = 5
+"""A sweep order holding at most this many numbers open at once is kept as it is: counting it
+is already cheap, cheaper than looking for a better order."""
+
 LARGE = 30
 TRIES_FROM_LARGE = 6
 """Components of ``LARGE`` groups or more (rare, and the costly ones) try the greedy order
@@ -435,7 +439,7 @@ def frontier_order(system: Constraints, members: Sequence[int]) -> list[int]:
         return order
 
     order = sweep(sweep(min(members))[-1])
-    if len(members) < GREEDY_FROM:
+    if len(members) < GREEDY_FROM or _width(system, order)[0] <= NARROW:
         return order
     tries = [order]
     starts = TRIES_FROM_LARGE if len(members) >= LARGE else 1
