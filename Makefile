@@ -42,7 +42,9 @@ test: lint typecheck cfn-lint pytest
 bench: $(STAMP)
 	$(BIN)/python -m mineduel.bench
 
+# The bot benchmark compares against ms_toollib, which only the optional `bench` extra installs.
 bench-bot: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python -m mineduel.bench_bot
 
 # Regenerate docs/openapi.json from the handlers' models (a test fails while it is stale).
