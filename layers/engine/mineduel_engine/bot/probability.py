@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import product
 from math import comb
 from typing import NamedTuple
 
@@ -593,8 +592,9 @@ def count_component(
     """Run the forward programme over one component, totals capped at ``limit`` mines."""
     if len(members) == 1:
         return _lone_group(system, members[0], limit)
-    if len(members) <= SMALL_GROUPS:
-        return _listed(system, members, limit)
+    listed = _listed(system, members, limit, budget)
+    if listed is not None:
+        return listed
     order = frontier_order(system, members)
     steps = _steps(system, order)
     layer: dict[tuple[int, ...], Poly] = {(): [1]}
@@ -625,34 +625,99 @@ def count_component(
     return Component(cells, steps, transitions, layer.get((), []))
 
 
-SMALL_GROUPS = 4
-"""Components of at most this many groups are listed outright: cheaper than the programme."""
+LISTED_NODES = 600
+"""Components are first listed outright, layout by layout (cheaper than the programme when
+few layouts fit, as on most boards); past this many search steps the listing gives up and the
+programme counts the component instead, so a wide component costs at most this much extra."""
 
 
-def _listed(system: Constraints, members: Sequence[int], limit: int) -> Component:
-    """Every mine count per group that meets the component's numbers, with its layouts."""
-    groups = [system.groups[g] for g in members]
-    where: dict[int, list[int]] = {}
-    for i, group in enumerate(groups):
-        for k in group.constraints:
-            where.setdefault(k, []).append(i)
-    rules = [(system.needs[k], idx) for k, idx in where.items()]
-    ranges = [range(min(group.size, limit) + 1) for group in groups]
+class _TooMany(Exception):
+    """The listing of a component passed ``LISTED_NODES`` search steps."""
+
+
+def _listed(
+    system: Constraints, members: Sequence[int], limit: int, budget: Budget | None = None
+) -> Component | None:
+    """Every mine count per group that meets the component's numbers, with its layouts, or
+    None when there are too many to list (``LISTED_NODES``).
+
+    Depth-first over the groups in breadth-first order, so a number's groups come close
+    together: each group's mine count is bounded by what its numbers still need and by how
+    many cells are left to give it, and a number is met exactly at its last group. Each
+    search step is one programme term of the ``budget``.
+    """
+    groups = system.groups
+    order = _sweep(system, members, members[0])
+    needs = system.needs
+    rem = {k: needs[k] for g in order for k in groups[g].constraints}
+    room = dict.fromkeys(rem, 0)
+    for g in order:
+        for k in groups[g].constraints:
+            room[k] += len(groups[g].cells)
+    spec: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]]] = []
+    for g in order:
+        size = len(groups[g].cells)
+        ks = groups[g].constraints
+        for k in ks:
+            room[k] -= size
+        spec.append((size, tuple((k, room[k]) for k in ks), _binomials(size, size)))
+    depth = len(spec)
+    mines = [0] * depth
     layouts: list[tuple[tuple[int, ...], int]] = []
-    totals: Poly = []
-    for mines in product(*ranges):
-        if all(sum(mines[i] for i in idx) == need for need, idx in rules):
-            total = sum(mines)
-            if total > limit:
-                continue
-            ways = 1
-            for group, m in zip(groups, mines, strict=True):
-                ways *= comb(group.size, m)
-            layouts.append((mines, ways))
-            if len(totals) <= total:
-                totals.extend([0] * (total + 1 - len(totals)))
+    totals: Poly = [0] * (limit + 1)
+    nodes = LISTED_NODES
+
+    def walk(i: int, total: int, ways: int) -> None:
+        nonlocal nodes
+        if i == depth:
+            layouts.append((tuple(mines), ways))
             totals[total] += ways
-    return Component([group.cells for group in groups], [], [], totals, layouts)
+            return
+        nodes -= 1
+        if nodes < 0:
+            raise _TooMany
+        size, ks, weights = spec[i]
+        high = min(size, limit - total)
+        low = 0
+        for k, after in ks:
+            r = rem[k]
+            high = min(high, r)
+            low = max(low, r - after)
+        for m in range(low, high + 1):
+            for k, _ in ks:
+                rem[k] -= m
+            mines[i] = m
+            walk(i + 1, total + m, ways * weights[m])
+            for k, _ in ks:
+                rem[k] += m
+
+    try:
+        walk(0, 0, 1)
+    except _TooMany:
+        return None
+    finally:
+        if budget is not None:
+            budget.spend(LISTED_NODES - max(nodes, 0))
+    while totals and not totals[-1]:
+        totals.pop()
+    return Component([groups[g].cells for g in order], [], [], totals, layouts)
+
+
+def _sweep(system: Constraints, members: Sequence[int], start: int) -> list[int]:
+    """The component's groups breadth-first from ``start``, through shared numbers."""
+    by_constraint: dict[int, list[int]] = {}
+    for g in members:
+        for k in system.groups[g].constraints:
+            by_constraint.setdefault(k, []).append(g)
+    seen = {start}
+    order = [start]
+    for g in order:
+        for k in system.groups[g].constraints:
+            for h in by_constraint[k]:
+                if h not in seen:
+                    seen.add(h)
+                    order.append(h)
+    return order
 
 
 def _lone_group(system: Constraints, g: int, limit: int) -> Component:
