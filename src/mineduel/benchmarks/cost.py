@@ -30,15 +30,24 @@ from mineduel.local.client import ApiClient, Reply, next_tap
 from mineduel.local.http_events import HttpRequest, HttpResponse
 from mineduel.local.scheduler import SchedulerLoop
 from mineduel.local.stack import RunningStack, schedule_group_of, start_local_stack
+from mineduel.local.template import load_template
 
 from .capacity import item_size
 from .imports import cold_import_ms, import_breakdown
 from .metering import Meter, Sample, median_ms
-from .prices import LAMBDA_MEMORY_GB, PRICES, REGION, GameUsage, cost_lines
+from .prices import PRICES, REGION, GameUsage, cost_lines
 
 GAMES = 8
 COLD_START_SHARE = 0.05  # assumed share of requests that land on a new execution environment
 LAMBDA_PLATFORM_LOG_BYTES = 350  # assumed: Lambda's own START, END and REPORT lines
+LABEL_FUNCTIONS = {
+    "guests": "GuestsFunction",
+    "create": "CreateGameFunction",
+    "commit": "CommitMoveFunction",
+    "get": "GetGameFunction",
+    "verify": "VerifyFunction",
+}
+"""The template function that serves each request type of a typical game."""
 BUDGETS: dict[str, dict[str, int]] = {
     "commit": {"DynamoDB reads": 1, "DynamoDB writes": 1, "KMS": 1, "Scheduler": 1},
     "commit+key": {"DynamoDB reads": 1, "DynamoDB writes": 1, "KMS": 1, "Scheduler": 1},
@@ -292,17 +301,18 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
         samples = groups[label]
         return float(sum(getattr(s, attr) for s in samples)) / len(samples)
 
+    memory = memory_gb()
+
     def billed_gb_s(label: str) -> float:
         samples = groups[label]
         ms = sum(math.ceil(s.seconds * 1000) for s in samples) / len(samples)
-        return ms / 1000 * LAMBDA_MEMORY_GB
+        cold_ms = COLD_START_SHARE * run.cold_import_ms.get(LABEL_FUNCTIONS[label], 0.0)
+        return (ms + cold_ms) / 1000 * memory[label]
 
     requests = sum(mix.values())
-    cold_s = statistics.mean(run.cold_import_ms.values()) / 1000
     usage = GameUsage(
         requests=requests,
-        lambda_gb_seconds=sum(k * billed_gb_s(label) for label, k in mix.items())
-        + requests * COLD_START_SHARE * cold_s * LAMBDA_MEMORY_GB,
+        lambda_gb_seconds=sum(k * billed_gb_s(label) for label, k in mix.items()),
         read_units=sum(k * mean(label, "read_units") for label, k in mix.items()),
         write_units=sum(k * mean(label, "write_units") for label, k in mix.items()),
         kms_calls=sum(
@@ -314,6 +324,15 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
         log_bytes=requests * run.log_bytes_per_request,
     )
     return usage, mix
+
+
+def memory_gb() -> dict[str, float]:
+    """Each request type's billed memory in GB, read from template.yaml (Globals merged)."""
+    functions = load_template().functions
+    return {
+        label: float(functions[logical_id].properties["MemorySize"]) / 1024
+        for label, logical_id in LABEL_FUNCTIONS.items()
+    }
 
 
 def report_cost(run: Run) -> list[str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 REGION = "us-east-1"
-LAMBDA_MEMORY_GB = 0.5  # template.yaml Globals: MemorySize 512
 LAMBDA_ARCH = "arm64"  # template.yaml Globals: Architectures [arm64]
 
 
@@ -55,7 +54,7 @@ def cost_lines(
         ("API Gateway HTTP API requests", n * usage.requests * prices.http_api_request),
         ("Lambda requests", n * usage.requests * prices.lambda_request),
         (
-            "Lambda duration (arm64, 512 MB)",
+            "Lambda duration (arm64, template memory)",
             n * usage.lambda_gb_seconds * prices.lambda_gb_second_arm64,
         ),
         ("DynamoDB writes (on-demand)", n * usage.write_units * prices.dynamodb_write_unit),
