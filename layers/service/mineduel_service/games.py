@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from aws_lambda_powertools.metrics import MetricUnit
 from mineduel_engine import rules_for
 from mineduel_engine.errors import IllegalMove
 
@@ -25,7 +24,7 @@ from .errors import conflict, forbidden, from_engine, invalid, not_found
 from .identity import credential, register_guest, seat_of
 from .lobby import create_game, join_game
 from .models import CommitRequest
-from .observability import metrics
+from .observability import count
 from .reads import existing, get_game, list_moves, plausible_id, verification
 from .records import GameRecord
 from .turns import conclude, field_for, rearm, seed_if_needed, time_out
@@ -113,7 +112,7 @@ def commit_move(
     except store.WriteConflict:
         return _lost_race(game_id, cred, key_hash, wanted)
     rearm(after)
-    metrics.add_metric(name="MovesCommitted", unit=MetricUnit.Count, value=len(moves))
+    count("MovesCommitted", len(moves))
     return answer
 
 
@@ -245,5 +244,5 @@ def expire_turn(game_id: str, move_count: int, deadline: str) -> str:
     rearm(after)
     if record.seats[seat].kind == "bot":
         return "bots-moved"
-    metrics.add_metric(name="TurnsTimedOut", unit=MetricUnit.Count, value=1)
+    count("TurnsTimedOut")
     return "timed-out"

@@ -11,12 +11,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from aws_lambda_powertools.metrics import MetricUnit
-
 from . import auth, clock, store
 from .config import get_config
 from .errors import forbidden, unauthorized
-from .observability import metrics
+from .observability import count
 from .records import GameRecord
 
 
@@ -25,7 +23,7 @@ def register_guest() -> dict[str, Any]:
     issued = auth.issue_guest_token()
     expires = clock.now() + timedelta(seconds=get_config().guest_token_ttl_s)
     store.put_guest(issued.token_hash, issued.player_id, int(expires.timestamp()))
-    metrics.add_metric(name="GuestsIssued", unit=MetricUnit.Count, value=1)
+    count("GuestsIssued")
     return {"token": issued.token, "player_id": issued.player_id, "expires_at": clock.iso(expires)}
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from aws_lambda_powertools.metrics import MetricUnit
 from mineduel_engine import Settings, commitment, rules_for
 from mineduel_engine.bot import BOT_LEVELS
 
@@ -17,7 +16,7 @@ from . import auth, clock, crypto, store
 from .errors import conflict, forbidden, invalid
 from .identity import authenticate
 from .models import CreateGameRequest, JoinRequest
-from .observability import logger, metrics
+from .observability import count, logger
 from .reads import existing
 from .records import GameRecord, Seat
 from .turns import deadline_after, rearm
@@ -53,7 +52,7 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
     store.put_new_game(record)
     if active:
         rearm(record, first=True)
-    metrics.add_metric(name="GamesCreated", unit=MetricUnit.Count, value=1)
+    count("GamesCreated")
     logger.info("game created", extra={"game_id": game_id, "seats": request.seats})
     return game_view(record)
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
 
 SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME") or "mineduel"
 NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or "MineDuel"
@@ -22,14 +24,27 @@ tracer = Tracer(service=SERVICE)
 metrics = Metrics(service=SERVICE, namespace=NAMESPACE)
 
 
+# Lambda runs one invocation at a time per process, but the local stack runs concurrent requests
+# in one process, sharing ``metrics``: recording and flushing take turns so a flush never
+# iterates the metric set while another request adds to it. Uncontended on Lambda.
+_metrics_lock = threading.Lock()
+
+
+def count(name: str, value: float = 1) -> None:
+    """Add ``value`` to the count metric ``name`` for this invocation."""
+    with _metrics_lock:
+        metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+
+
 def publish_metrics() -> None:
     """Flush this invocation's metrics (EMF on stdout), if it recorded any.
 
     Used instead of ``@metrics.log_metrics``, which warns on every read: reads record no metric
     on purpose.
     """
-    if metrics.metric_set:
-        metrics.flush_metrics()
+    with _metrics_lock:
+        if metrics.metric_set:
+            metrics.flush_metrics()
 
 
 # At DEBUG, botocore logs whole response bodies, and KMS Decrypt's body is the seed. However

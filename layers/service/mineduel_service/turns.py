@@ -10,12 +10,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from aws_lambda_powertools.metrics import MetricUnit
 from mineduel_engine import Field, GameState, Move, rules_for
 
 from . import clock, crypto, scheduling
 from .bots import bot_replies, bot_to_move
-from .observability import logger, metrics
+from .observability import count, logger
 from .records import GameRecord, Seat
 from .views import move_view
 
@@ -120,7 +119,7 @@ def rearm(record: GameRecord, *, first: bool = False) -> None:
         logger.warning(
             "schedule not updated", extra={"game_id": record.game_id, "error": type(exc).__name__}
         )
-        metrics.add_metric(name="ScheduleFailures", unit=MetricUnit.Count, value=1)
+        count("ScheduleFailures")
 
 
 def time_out(
