@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 from math import comb
 from typing import NamedTuple
 
@@ -111,18 +112,17 @@ def deduce(position: Position) -> Deduction:
     """Every number's demand on its covered neighbours, with what they alone settle."""
     cells = position.cells
     table = position.table
-    covered = {i for i, ch in enumerate(cells) if ch == COVERED}
-    flags = {i for i, ch in enumerate(cells) if ch in FLAG_CHARS}
+    spots = range(len(cells))
+    covered = set(compress(spots, map(COVERED.__eq__, cells)))
+    flags = set(compress(spots, map(FLAG_CHARS.__contains__, cells)))
     sets: list[set[int]] = []
     needs: list[int] = []
     by_cell: dict[int, list[int]] = {}
     trivial: list[int] = []  # numbers that need none or all of their cells
-    for cell, ch in enumerate(cells):
-        need = DIGITS.get(ch)
-        if need is None:
-            continue
+    for cell in compress(spots, map(NUMBERS.__contains__, cells)):
         around = table[cell]
         hidden = covered.intersection(around)
+        need = DIGITS[cells[cell]]
         if flags:
             need -= len(flags.intersection(around))
         size = len(hidden)
@@ -134,7 +134,12 @@ def deduce(position: Position) -> Deduction:
             needs.append(need)
             if need in (0, size):
                 trivial.append(k)
-            _index(by_cell, hidden, k)
+            for n in hidden:  # as ``_index``, inline: every number passes here
+                known = by_cell.get(n)
+                if known is None:
+                    by_cell[n] = [k]
+                else:
+                    known.append(k)
     settled = Deduction(sets, needs, covered, position.mines_left, by_cell)
     settled.queue.extend(trivial)
     settled.queued.update(trivial)
@@ -664,7 +669,8 @@ def _listed(
     depth = len(spec)
     mines = [0] * depth
     layouts: list[tuple[tuple[int, ...], int]] = []
-    totals: Poly = [0] * (limit + 1)
+    # every group touches a number, so the mines are at most the numbers' needs together
+    totals: Poly = [0] * (min(limit, sum(rem.values())) + 1)
     nodes = LISTED_NODES
 
     def walk(i: int, total: int, ways: int) -> None:
