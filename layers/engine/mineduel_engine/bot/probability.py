@@ -109,7 +109,12 @@ def constraints_of(position: Position) -> Constraints:
 
 
 def deduce(position: Position) -> Deduction:
-    """Every number's demand on its covered neighbours, with what they alone settle."""
+    """Every number's demand on its covered neighbours, with what they alone settle.
+
+    Numbers that need none or all of their cells are settled in bulk first, by set arithmetic:
+    on real boards most covered cells next to numbers are such known mines (flags or not), and
+    taking them out one at a time through ``Deduction.settle`` is most of a board's setup.
+    """
     cells = position.cells
     table = position.table
     spots = range(len(cells))
@@ -117,8 +122,8 @@ def deduce(position: Position) -> Deduction:
     flags = set(compress(spots, map(FLAG_CHARS.__contains__, cells)))
     sets: list[set[int]] = []
     needs: list[int] = []
-    by_cell: dict[int, list[int]] = {}
-    trivial: list[int] = []  # numbers that need none or all of their cells
+    mines: set[int] = set()
+    safe: set[int] = set()
     for cell in compress(spots, map(NUMBERS.__contains__, cells)):
         around = table[cell]
         hidden = covered.intersection(around)
@@ -129,21 +134,43 @@ def deduce(position: Position) -> Deduction:
         if not 0 <= need <= size:
             raise Inconsistent(f"the number at cell {cell} cannot be met")
         if hidden:
-            k = len(sets)
             sets.append(hidden)
             needs.append(need)
-            if need in (0, size):
+            if need == 0:
+                safe |= hidden
+            elif need == size:
+                mines |= hidden
+    if not mines.isdisjoint(safe):
+        raise Inconsistent("a cell must be both a mine and safe")
+    known = mines | safe
+    by_cell: dict[int, list[int]] = {}
+    trivial: list[int] = []  # numbers that need none or all of their cells
+    pending: list[int] = []
+    for k, hidden in enumerate(sets):
+        if not known.isdisjoint(hidden):
+            need = needs[k] - len(mines.intersection(hidden))
+            hidden.difference_update(known)
+            needs[k] = need
+            if not 0 <= need <= len(hidden):
+                raise Inconsistent("the numbers cannot all be met")
+            if not hidden:
+                continue
+            if need in (0, len(hidden)):
                 trivial.append(k)
-            for n in hidden:  # as ``_index``, inline: every number passes here
-                known = by_cell.get(n)
-                if known is None:
-                    by_cell[n] = [k]
-                else:
-                    known.append(k)
+            else:
+                pending.append(k)
+        else:
+            pending.append(k)
+        for n in hidden:  # as ``_index``, inline: every number passes here
+            around_n = by_cell.get(n)
+            if around_n is None:
+                by_cell[n] = [k]
+            else:
+                around_n.append(k)
     settled = Deduction(sets, needs, covered, position.mines_left, by_cell)
+    settled.mines, settled.safe = mines, safe
     settled.queue.extend(trivial)
     settled.queued.update(trivial)
-    pending = [k for k in range(len(sets)) if k not in settled.queued]
     settled.pending.extend(pending)
     settled.waiting.update(pending)
     settled.run()
