@@ -410,24 +410,32 @@ class Deduction:
 
 
 def components(system: Constraints) -> list[list[int]]:
-    """Indexes of groups, split into components linked by shared numbers."""
-    parent = list(range(len(system.groups)))
-
-    def root(g: int) -> int:
-        while parent[g] != g:
-            parent[g] = parent[parent[g]]
-            g = parent[g]
-        return g
-
-    first_group: dict[int, int] = {}
-    for g, group in enumerate(system.groups):
+    """Indexes of groups, split into components linked by shared numbers, each listed
+    breadth-first from its lowest group (the order ``_listed`` walks it in)."""
+    groups = system.groups
+    by_constraint: dict[int, list[int]] = {}
+    for g, group in enumerate(groups):
         for k in group.constraints:
-            other = first_group.setdefault(k, g)
-            parent[root(g)] = root(other)
-    split: dict[int, list[int]] = {}
-    for g in range(len(system.groups)):
-        split.setdefault(root(g), []).append(g)
-    return list(split.values())
+            found = by_constraint.get(k)
+            if found is None:
+                by_constraint[k] = [g]
+            else:
+                found.append(g)
+    seen = [False] * len(groups)
+    split: list[list[int]] = []
+    for start in range(len(groups)):
+        if seen[start]:
+            continue
+        seen[start] = True
+        order = [start]
+        for g in order:
+            for k in groups[g].constraints:
+                for h in by_constraint[k]:
+                    if not seen[h]:
+                        seen[h] = True
+                        order.append(h)
+        split.append(order)
+    return split
 
 
 GREEDY_FROM = 12
@@ -679,7 +687,7 @@ def _listed(
     search step is one programme term of the ``budget``.
     """
     groups = system.groups
-    order = _sweep(system, members, members[0])
+    order = members  # breadth-first already (``components``)
     needs = system.needs
     rem = {k: needs[k] for g in order for k in groups[g].constraints}
     room = dict.fromkeys(rem, 0)
@@ -714,8 +722,10 @@ def _listed(
         low = 0
         for k, after in ks:
             r = rem[k]
-            high = min(high, r)
-            low = max(low, r - after)
+            if r < high:  # noqa: PLR1730 (a branch is cheaper than min() in this hot loop)
+                high = r
+            if r - after > low:  # noqa: PLR1730
+                low = r - after
         for m in range(low, high + 1):
             for k, _ in ks:
                 rem[k] -= m
@@ -734,23 +744,6 @@ def _listed(
     while totals and not totals[-1]:
         totals.pop()
     return Component([groups[g].cells for g in order], [], [], totals, layouts)
-
-
-def _sweep(system: Constraints, members: Sequence[int], start: int) -> list[int]:
-    """The component's groups breadth-first from ``start``, through shared numbers."""
-    by_constraint: dict[int, list[int]] = {}
-    for g in members:
-        for k in system.groups[g].constraints:
-            by_constraint.setdefault(k, []).append(g)
-    seen = {start}
-    order = [start]
-    for g in order:
-        for k in system.groups[g].constraints:
-            for h in by_constraint[k]:
-                if h not in seen:
-                    seen.add(h)
-                    order.append(h)
-    return order
 
 
 def _lone_group(system: Constraints, g: int, limit: int) -> Component:
