@@ -30,6 +30,8 @@ class Position:
     mines: int
     cells: tuple[str, ...]
     table: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    flagged: int = field(init=False, repr=False, compare=False)
+    """Known mines (flagged by any seat): counted once, every count of the board reads it."""
 
     def __post_init__(self) -> None:
         if len(self.cells) != self.width * self.height:
@@ -37,6 +39,8 @@ class Position:
         allowed = NUMBER_CHARS | FLAG_CHARS | {COVERED}
         if not set(self.cells) <= allowed:
             raise ValueError("the board holds an unknown character")
+        flagged = sum(self.cells.count(letter) for letter in SEAT_LETTERS)
+        object.__setattr__(self, "flagged", flagged)
         if not 0 <= self.mines_left <= self.cells.count(COVERED):
             raise ValueError("the mine count does not fit the board")
         object.__setattr__(self, "table", neighbours(self.width, self.height))
@@ -58,11 +62,6 @@ class Position:
     def covered(self) -> list[int]:
         """Covered cells, in index order."""
         return [i for i, ch in enumerate(self.cells) if ch == COVERED]
-
-    @property
-    def flagged(self) -> int:
-        """Known mines (flagged by any seat)."""
-        return sum(self.cells.count(letter) for letter in SEAT_LETTERS)
 
     @property
     def mines_left(self) -> int:

@@ -119,7 +119,7 @@ def deduce(position: Position) -> Deduction:
     table = position.table
     spots = range(len(cells))
     covered = set(compress(spots, map(COVERED.__eq__, cells)))
-    flags = set(compress(spots, map(FLAG_CHARS.__contains__, cells)))
+    flags = set(compress(spots, map(FLAG_CHARS.__contains__, cells))) if position.flagged else set()
     sets: list[set[int]] = []
     needs: list[int] = []
     mines: set[int] = set()
