@@ -635,7 +635,7 @@ def count_component(
     listed = _listed(system, members, limit, budget)
     if listed is not None:
         return listed
-    order = frontier_order(system, members)
+    order = frontier_order(system, sorted(members))  # as ever, whatever order they come in
     steps = _steps(system, order)
     layer: dict[tuple[int, ...], Poly] = {(): [1]}
     transitions: list[Transitions] = []
