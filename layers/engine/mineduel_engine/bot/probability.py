@@ -665,7 +665,7 @@ def count_component(
     return Component(cells, steps, transitions, layer.get((), []))
 
 
-LISTED_NODES = 600
+LISTED_NODES = 200
 """Components are first listed outright, layout by layout (cheaper than the programme when
 few layouts fit, as on most boards); past this many search steps the listing gives up and the
 programme counts the component instead, so a wide component costs at most this much extra."""
