@@ -937,9 +937,7 @@ def _record(
     numerator: int,
     denominator: int,
 ) -> None:
-    chance = numerator / denominator
-    for cell in cells:
-        mine[cell] = chance
+    mine.update(dict.fromkeys(cells, numerator / denominator))
     if numerator == denominator:
         certain.extend(cells)
     elif numerator == 0:
