@@ -11,6 +11,9 @@ there. Counting layouts one by one explodes, so the count is organised:
 3. Each component is counted by a *frontier dynamic programme*: groups are taken in a
    bandwidth-reducing order, and the state is the remaining need of the numbers that are
    open (touched but not yet finished). Layouts are tallied by mine total, as exact integers.
+   Most components on real boards fit few layouts, so each is first *listed* by a bounded
+   depth-first search (cheaper than setting the programme up); past ``LISTED_NODES`` search
+   steps the listing gives up and the programme counts it.
 4. Components and the cells that touch no number (*unconstrained*) are combined with binomial
    weights: a component total ``t`` is worth ``sum_j others(j) * C(unconstrained, left - t - j)``.
    A backward pass with that weight folded in gives every group's expected mine count, so all
