@@ -635,7 +635,7 @@ def count_component(
     """Run the forward programme over one component, totals capped at ``limit`` mines."""
     if len(members) == 1:
         return _lone_group(system, members[0], limit)
-    listed = _listed(system, members, limit, budget)
+    listed = _listed(system, members, limit, budget) if len(members) <= LISTED_GROUPS else None
     if listed is not None:
         return listed
     order = frontier_order(system, sorted(members))  # as ever, whatever order they come in
@@ -672,6 +672,11 @@ LISTED_NODES = 200
 """Components are first listed outright, layout by layout (cheaper than the programme when
 few layouts fit, as on most boards); past this many search steps the listing gives up and the
 programme counts the component instead, so a wide component costs at most this much extra."""
+
+
+LISTED_GROUPS = 12
+"""Larger components go straight to the programme: they seldom fit few layouts, and a listing
+that gives up is work thrown away on exactly the boards that cost most."""
 
 
 class _TooMany(Exception):
