@@ -147,10 +147,11 @@ def _play(
         seats = tuple(updated)
     record = record.evolve(seats=seats)
     rules = rules_for(record.settings.variant)
+    field = field_for(record, seats, seed)
     try:
         state, move = rules.play(
             record.state,
-            field_for(record, seats, seed),
+            field,
             seat,
             request.action,
             request.row,
@@ -158,7 +159,7 @@ def _play(
         )
     except IllegalMove as exc:
         raise from_engine(exc) from None
-    return conclude(record, state, [move], now, seed)
+    return conclude(record, state, [move], now, seed, field)
 
 
 def _replay(previous: store.IdempotencyRecord, wanted: str, record: GameRecord) -> Answer:

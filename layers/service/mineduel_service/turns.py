@@ -48,8 +48,12 @@ def conclude(
     moves: list[Move],
     now: datetime,
     seed: bytes | None,
+    field: Field | None = None,
 ) -> tuple[GameRecord, list[dict[str, Any]]]:
     """Let bots reply, then build the record to store and the moves' log entries.
+
+    ``field`` is the field the caller already derived for the same seats, if any, so a commit
+    derives it once for the human's tap and the bots' replies alike.
 
     One write holds at most ``MAX_MOVES_PER_WRITE`` moves (a transaction takes 100 items). Only
     a game left to bots alone can need more; then the bots stop there, their turn's deadline is
@@ -57,7 +61,7 @@ def conclude(
     """
     kinds = [seat.kind for seat in record.seats]
     if seed is not None and bot_to_move(state, kinds) is not None:
-        field_ = field_for(record, record.seats, seed)
+        field_ = field or field_for(record, record.seats, seed)
         rules = rules_for(record.settings.variant)
 
         def play(s: GameState, seat: int, row: int, col: int) -> tuple[GameState, Move]:
