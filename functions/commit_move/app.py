@@ -21,11 +21,11 @@ def commit_move(
     game_id: str, request: Annotated[CommitRequest, Body()]
 ) -> Response[CommitOut | ErrorOut]:
     """200 with the Game and every move this request caused (an Idempotency-Key retry
-    returns the first answer, which may be the 409 of a missed deadline)."""
+    returns the first answer, or the first refusal, such as the 409 of a missed deadline)."""
     answer = games.commit_move(
         http.token(app), game_id, request, http.header(app, "Idempotency-Key")
     )
-    return http.json_response(answer.status, answer.body)
+    return http.json_response(200, answer)
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -1,6 +1,9 @@
-"""Target of the turn schedules: time out the seat to move once its deadline has passed.
+"""Target of the turn schedules (and of reads that find a deadline passed): time out the seat
+to move once its deadline has passed.
 
-Idempotent: a stale, early or repeated delivery changes nothing in the game.
+Idempotent: a stale, early or repeated delivery changes nothing in the game. A delivery that
+raises is retried by Lambda's asynchronous invocation and then sent to the function's
+on-failure destination; the sweeper ends the game on time either way.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from mineduel.local.moto_server import EmbeddedMoto
-from mineduel.local.scheduler import SchedulerLoop, due_time
+from mineduel.local.scheduler import SchedulerLoop, due_time, rate_period, role_allows_invoke
 
 GROUP = "turns"
 TARGET = "arn:aws:lambda:us-east-1:123456789012:function:stack-ExpireTurn"
@@ -124,7 +124,7 @@ def test_the_loop_fires_what_is_due_by_the_clock_then_deletes_it(moto: EmbeddedM
     scheduler.create_schedule_group(Name="other")
     clock = _Clock()
     fired: list[tuple[str, dict[str, Any]]] = []
-    loop = SchedulerLoop(scheduler, GROUP, clock, lambda arn, event: fired.append((arn, event)))
+    loop = SchedulerLoop(scheduler, [GROUP], clock, lambda arn, event: fired.append((arn, event)))
 
     _schedule(scheduler, "late", START + timedelta(seconds=90), {"game_id": "b"})
     _schedule(scheduler, "soon", START + timedelta(seconds=60), {"game_id": "a"})
@@ -146,26 +146,110 @@ def test_the_loop_fires_what_is_due_by_the_clock_then_deletes_it(moto: EmbeddedM
     assert _names(scheduler) == set()
 
 
-def test_a_failing_target_is_retried_then_dropped(moto: EmbeddedMoto) -> None:
+def test_a_one_time_schedule_kept_after_completion_never_fires_again(moto: EmbeddedMoto) -> None:
+    scheduler = _client(moto, "scheduler")
+    scheduler.create_schedule_group(Name="kept")
+    fired: list[dict[str, Any]] = []
+    loop = SchedulerLoop(scheduler, ["kept"], lambda: START, lambda a, e: fired.append(e))
+    scheduler.create_schedule(
+        Name="once",
+        GroupName="kept",
+        ScheduleExpression="at(2026-11-29T11:00:00)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": TARGET, "RoleArn": "arn:aws:iam::123456789012:role/r", "Input": "{}"},
+        ActionAfterCompletion="NONE",
+    )
+    assert loop.tick() == ["once"]
+    assert loop.tick() == []
+    assert len(fired) == 1
+    assert [s["Name"] for s in scheduler.list_schedules(GroupName="kept")["Schedules"]] == ["once"]
+
+
+def test_a_rate_schedule_fires_every_period_by_the_clock(moto: EmbeddedMoto) -> None:
+    scheduler = _client(moto, "scheduler")
+    scheduler.create_schedule_group(Name="house")
+    clock = _Clock()
+    fired: list[dict[str, Any]] = []
+    loop = SchedulerLoop(scheduler, ["house"], clock, lambda a, e: fired.append(e))
+    scheduler.create_schedule(
+        Name="sweep",
+        GroupName="house",
+        ScheduleExpression="rate(1 minute)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": TARGET, "RoleArn": "arn:aws:iam::123456789012:role/r", "Input": "{}"},
+    )
+    assert loop.tick() == []  # first seen now: due a minute later
+    clock.now = START + timedelta(seconds=59)
+    assert loop.tick() == []
+    clock.now = START + timedelta(seconds=60)
+    assert loop.tick() == ["sweep"]
+    assert loop.tick() == []
+    clock.now = START + timedelta(minutes=10)  # a jump: the missed runs are one run
+    assert loop.tick() == ["sweep"]
+    assert loop.tick() == []
+    assert len(fired) == 2
+    assert rate_period("rate(2 hours)") == timedelta(hours=2)
+    assert rate_period("at(2026-11-29T12:00:00)") is None
+
+
+def test_an_undeliverable_schedule_is_retried_then_dead_lettered(moto: EmbeddedMoto) -> None:
+    """Scheduler's retry policy and dead-letter queue: a target that does not exist."""
     scheduler = _client(moto, "scheduler")
     scheduler.create_schedule_group(Name="flaky")
-    calls: list[dict[str, Any]] = []
+    attempts: list[dict[str, Any]] = []
+    letters: list[tuple[str, str, dict[str, str]]] = []
 
-    def fire(arn: str, event: dict[str, Any]) -> None:
-        calls.append(event)
-        raise RuntimeError("target down")
+    def deliver(arn: str, event: dict[str, Any]) -> None:
+        attempts.append(event)
+        raise LookupError(arn)
 
-    loop = SchedulerLoop(scheduler, "flaky", lambda: START + timedelta(hours=1), fire)
+    loop = SchedulerLoop(
+        scheduler,
+        ["flaky"],
+        lambda: START + timedelta(hours=1),
+        deliver,
+        dead_letter=lambda arn, body, attrs: letters.append((arn, body, attrs)),
+    )
     scheduler.create_schedule(
         Name="x",
         GroupName="flaky",
         ScheduleExpression="at(2026-11-29T12:00:00)",
         FlexibleTimeWindow={"Mode": "OFF"},
-        Target={"Arn": TARGET, "RoleArn": "arn:aws:iam::123456789012:role/r", "Input": "{}"},
+        Target={
+            "Arn": TARGET,
+            "RoleArn": "arn:aws:iam::123456789012:role/r",
+            "Input": '{"game_id": "g"}',
+            "RetryPolicy": {"MaximumRetryAttempts": 2, "MaximumEventAgeInSeconds": 3600},
+            "DeadLetterConfig": {"Arn": "arn:aws:sqs:us-east-1:123456789012:dlq"},
+        },
         ActionAfterCompletion="DELETE",
     )
     assert loop.tick() == []
     assert loop.tick() == []
     assert loop.tick() == ["x"]
-    assert len(calls) == 3
+    assert len(attempts) == 3
     assert scheduler.list_schedules(GroupName="flaky")["Schedules"] == []
+    [(arn, body, attrs)] = letters
+    assert arn.endswith(":dlq") and json.loads(body) == {"game_id": "g"}
+    assert attrs["ERROR_CODE"] == "LookupError" and attrs["TARGET_ARN"] == TARGET
+
+
+def test_a_role_that_may_not_invoke_the_target_is_a_failed_delivery(moto: EmbeddedMoto) -> None:
+    iam = _client(moto, "iam")
+    iam.create_role(RoleName="narrow", AssumeRolePolicyDocument="{}")
+    iam.put_role_policy(
+        RoleName="narrow",
+        PolicyName="p",
+        PolicyDocument=json.dumps(
+            {
+                "Version": "2012-10-17",
+                "Statement": [
+                    {"Effect": "Allow", "Action": "lambda:InvokeFunction", "Resource": TARGET}
+                ],
+            }
+        ),
+    )
+    role = "arn:aws:iam::123456789012:role/narrow"
+    assert role_allows_invoke(iam, role, TARGET)
+    assert not role_allows_invoke(iam, role, TARGET.replace("ExpireTurn", "Other"))
+    assert not role_allows_invoke(iam, "arn:aws:iam::123456789012:role/missing", TARGET)

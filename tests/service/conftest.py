@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import boto3
 import pytest
 from mineduel_service import clock
-from mineduel_service.config import reset_config
+from mineduel_service.config import get_config, reset_config
 from mineduel_service.observability import logger
 from moto import mock_aws
 from moto.moto_server.werkzeug_app import (
@@ -35,8 +36,10 @@ from moto.moto_server.werkzeug_app import (
 from werkzeug.serving import make_server
 
 from mineduel.local.invoke import Invoker
+from mineduel.local.lambda_service import LocalLambda, lambda_endpoint
 from mineduel.local.provision import LocalStack, provision
 
+ACCOUNT_PASSWORD = "Correct-Horse-42"
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
 REGION = "eu-west-1"
@@ -171,6 +174,32 @@ class Api:
             "POST", f"/v1/games/{game_id}/moves", token=token, body=body, headers=headers
         )
 
+    def account(self, username: str, *, use: str = "IdToken") -> str:
+        """A token for ``username`` (created on first use) from the template's user pool."""
+        config = get_config()
+        cognito = boto3.client("cognito-idp", region_name=config.region)
+        try:
+            cognito.admin_create_user(UserPoolId=config.user_pool_id, Username=username)
+            cognito.admin_set_user_password(
+                UserPoolId=config.user_pool_id,
+                Username=username,
+                Password=ACCOUNT_PASSWORD,
+                Permanent=True,
+            )
+        except cognito.exceptions.UsernameExistsException:
+            pass
+        answer = cognito.initiate_auth(
+            ClientId=config.user_pool_client_id,
+            AuthFlow="USER_PASSWORD_AUTH",
+            AuthParameters={"USERNAME": username, "PASSWORD": ACCOUNT_PASSWORD},
+        )
+        return str(answer["AuthenticationResult"][use])
+
+    def sweep(self) -> dict[str, int]:
+        """Run the deadline sweeper once, as its minute schedule would."""
+        result = self.invoker.invoke("SweepDeadlinesFunction", {})
+        return dict(result["outcomes"])
+
     def expire(self, event: dict[str, Any]) -> str:
         """Deliver a schedule's input to the expiry function, by its ARN like Scheduler does."""
         arn = self.stack.environments["CommitMoveFunction"]["EXPIRY_FUNCTION_ARN"]
@@ -204,6 +233,16 @@ def _export(stack: LocalStack, patch: pytest.MonkeyPatch) -> None:
     reset_config()
 
 
+@contextlib.contextmanager
+def _with_lambda(stack: LocalStack, patch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Lambda's Invoke API for the stack's functions (moto cannot run them), where the
+    service's Lambda client finds it."""
+    with lambda_endpoint(LocalLambda(stack, Invoker(stack).invoke)) as url:
+        patch.setenv("AWS_ENDPOINT_URL_LAMBDA", url)
+        reset_config()
+        yield
+
+
 @pytest.fixture
 def log_output() -> Iterator[io.StringIO]:
     """Everything the service's Powertools logger writes during the test, as formatted.
@@ -233,7 +272,8 @@ def stack() -> Iterator[LocalStack]:
     with _aws_environment() as patch, mock_aws():
         provisioned = provision(region=REGION)
         _export(provisioned, patch)
-        yield provisioned
+        with _with_lambda(provisioned, patch):
+            yield provisioned
 
 
 @pytest.fixture
@@ -275,7 +315,8 @@ def served_stack() -> Iterator[LocalStack]:
             urllib.request.urlopen(reset).close()  # noqa: S310  (our own local http server)
             provisioned = provision(region=REGION)
             _export(provisioned, patch)
-            yield provisioned
+            with _with_lambda(provisioned, patch):
+                yield provisioned
     finally:
         server.shutdown()
         thread.join()

@@ -99,7 +99,7 @@ def test_the_store_lands_exactly_one_of_racing_transactions(served_api: Api) -> 
     def write(outcome: tuple) -> str:
         barrier.wait()
         try:
-            store.commit(outcome[0], before, outcome[1])
+            store.write_game(outcome[0], before, outcome[1])
         except store.WriteConflict as conflict:
             assert conflict.game_changed or "ConditionalCheckFailed" in conflict.reasons
             return "lost"

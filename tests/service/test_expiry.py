@@ -1,4 +1,5 @@
-"""Deadlines: one schedule per game at the deadline; expiry is idempotent; late commits lose."""
+"""Deadlines: one schedule per turn; expiry is idempotent; every path that sees a passed deadline
+records it once (schedules, the sweeper, claims, late commits and resignations, reads)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
-from mineduel_service import clock, scheduling
+from mineduel_service import clock, scheduling, store
 from mineduel_service.config import get_config
 
 if TYPE_CHECKING:
@@ -17,41 +18,64 @@ if TYPE_CHECKING:
 DEADLINE_S = 120
 
 
-def _schedule(game_id: str) -> dict[str, Any] | None:
-    client = boto3.client("scheduler", region_name=get_config().region)
+def _scheduler() -> Any:
+    return boto3.client("scheduler", region_name=get_config().region)
+
+
+def _schedule(game_id: str, move_count: int) -> dict[str, Any] | None:
+    client = _scheduler()
     try:
         return dict(
             client.get_schedule(
-                Name=scheduling.schedule_name(game_id), GroupName=get_config().schedule_group
+                Name=scheduling.schedule_name(game_id, move_count),
+                GroupName=get_config().schedule_group,
             )
         )
     except client.exceptions.ResourceNotFoundException:
         return None
 
 
-def _schedule_input(game_id: str) -> dict[str, Any]:
-    schedule = _schedule(game_id)
+def _schedules_of(game_id: str) -> list[str]:
+    pages = (
+        _scheduler()
+        .get_paginator("list_schedules")
+        .paginate(GroupName=get_config().schedule_group, NamePrefix=f"turn-{game_id}-")
+    )
+    return sorted(s["Name"] for page in pages for s in page["Schedules"])
+
+
+def _schedule_input(game_id: str, move_count: int) -> dict[str, Any]:
+    schedule = _schedule(game_id, move_count)
     assert schedule is not None
     return dict(json.loads(schedule["Target"]["Input"]))
 
 
-def _fire(api: Api, game_id: str) -> str:
-    """Deliver the game's current schedule input, as Scheduler would."""
-    return api.expire(_schedule_input(game_id))
+def _fire(api: Api, game_id: str, move_count: int) -> str:
+    """Deliver a turn's schedule input, as Scheduler would."""
+    return api.expire(_schedule_input(game_id, move_count))
 
 
-def test_the_schedule_follows_every_turn_and_is_deleted_at_the_end(api: Api) -> None:
+def _game(api: Api, game_id: str) -> dict[str, Any]:
+    reply = api.call("GET", f"/v1/games/{game_id}")
+    assert reply.status == 200, reply.body
+    return dict(reply.body)
+
+
+def test_every_turn_gets_a_schedule_of_its_own_and_the_last_is_deleted_at_the_end(
+    api: Api,
+) -> None:
     token = api.guest()
     game = api.bot_game(token, move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
-    schedule = _schedule(game_id)
+    schedule = _schedule(game_id, 0)
     assert schedule is not None
     assert schedule["ScheduleExpression"] == f"at({game['turn']['deadline'][:-1]})"
     assert schedule["ScheduleExpressionTimezone"] == "UTC"
     assert schedule["ActionAfterCompletion"] == "DELETE"
     assert schedule["Target"]["Arn"] == get_config().expiry_function_arn
     assert schedule["Target"]["RoleArn"] == get_config().scheduler_role_arn
-    assert _schedule_input(game_id) == {
+    assert schedule["Target"]["DeadLetterConfig"]["Arn"] == get_config().schedule_dlq_arn
+    assert _schedule_input(game_id, 0) == {
         "game_id": game_id,
         "move_count": 0,
         "deadline": game["turn"]["deadline"],
@@ -60,62 +84,85 @@ def test_the_schedule_follows_every_turn_and_is_deleted_at_the_end(api: Api) -> 
     reply = api.commit(token, game_id, 0, 0, 0)
     assert reply.status == 200
     after = reply.body["game"]
-    assert _schedule_input(game_id)["move_count"] == after["move_count"]
-    assert _schedule_input(game_id)["deadline"] == after["turn"]["deadline"]
+    # The new turn has its own schedule; the old one is untouched (it will fire as stale).
+    assert _schedule_input(game_id, after["move_count"]) == {
+        "game_id": game_id,
+        "move_count": after["move_count"],
+        "deadline": after["turn"]["deadline"],
+    }
+    assert _schedule_input(game_id, 0)["deadline"] == game["turn"]["deadline"]
     assert after["turn"]["deadline"] > game["turn"]["deadline"]
     api.call("POST", f"/v1/games/{game_id}/resign", token=token)
-    assert _schedule(game_id) is None
+    assert _schedule(game_id, after["move_count"]) is None  # the live one is gone
 
 
 def test_expiry_after_the_deadline_puts_the_seat_out_once(api: Api) -> None:
     token = api.guest()
     game = api.bot_game(token, move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
-    delivery = _schedule_input(game_id)
+    delivery = _schedule_input(game_id, 0)
     clock.advance(DEADLINE_S + 1)
     assert api.expire(delivery) == "timed-out"
-    after = api.call("GET", f"/v1/games/{game_id}").body
+    after = _game(api, game_id)
     assert after["status"] == "finished"
     assert after["result"] == {"reason": "timeout", "winner": 1, "places": [2, 1]}
     log = api.call("GET", f"/v1/games/{game_id}/moves").body["moves"]
     assert [(m["seat"], m["action"]) for m in log] == [(0, "timeout")]
-    # Repeated delivery: nothing changes.
+    # Repeated delivery, and the sweeper after it: nothing changes.
     assert api.expire(delivery) == "ignored"
-    assert api.call("GET", f"/v1/games/{game_id}").body == after
-    assert _schedule(game_id) is None
+    assert api.expire({}) == "ignored"
+    assert _game(api, game_id) == after
 
 
-def test_an_early_delivery_changes_nothing_and_keeps_the_schedule(api: Api) -> None:
+def test_an_early_delivery_changes_nothing(api: Api) -> None:
     token = api.guest()
     game = api.bot_game(token, move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
-    delivery = _schedule_input(game_id)
+    delivery = _schedule_input(game_id, 0)
     clock.advance(DEADLINE_S - 10)
     assert api.expire(delivery) == "early"
-    assert api.call("GET", f"/v1/games/{game_id}").body == game
-    assert _schedule_input(game_id) == delivery
+    assert _game(api, game_id) == game
 
 
-def test_a_stale_delivery_changes_nothing(api: Api) -> None:
+def test_a_stale_delivery_changes_nothing_and_the_current_turn_keeps_its_schedule(
+    api: Api,
+) -> None:
     token = api.guest()
     game = api.bot_game(token, move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
-    stale = _schedule_input(game_id)
+    stale = _schedule_input(game_id, 0)
     moved = api.commit(token, game_id, 8, 8, 0).body["game"]
-    clock.advance(DEADLINE_S + 1)  # past the stale deadline, and past the new one as well
+    clock.advance(DEADLINE_S - 5)  # past the stale deadline, not the new one
     assert api.expire(stale) == "stale"
-    assert api.call("GET", f"/v1/games/{game_id}").body == moved
-    assert _schedule_input(game_id)["move_count"] == moved["move_count"]
-    # Re-armed for an overdue turn: a minute ahead, never in the past.
+    assert _game(api, game_id) == moved
+    clock.advance(10)
+    assert _fire(api, game_id, moved["move_count"]) == "timed-out"
+
+
+def test_a_due_bot_game_is_played_on_from_a_schedule_a_minute_ahead(api: Api) -> None:
+    """A schedule must name a future time: an already-due deadline fires a minute later."""
+    token = api.guest()
+    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+    record = store.get_game(game["game_id"])
+    assert record is not None
+    due = record.evolve(deadline=clock.iso(clock.now()), version=record.version + 1)
+    store.write_game(due, record)
+    scheduling.arm(due.game_id, 7, clock.iso(clock.now()))
     lead = clock.now() + timedelta(seconds=scheduling.MIN_LEAD_S)
-    assert _schedule(game_id)["ScheduleExpression"] == scheduling.at_expression(lead)
-    # The current delivery does time the seat out.
-    assert _fire(api, game_id) == "timed-out"
+    schedule = _schedule(due.game_id, 7)
+    assert schedule is not None
+    assert schedule["ScheduleExpression"] == scheduling.at_expression(lead)
 
 
 @pytest.mark.parametrize(
     "event",
-    [{}, {"game_id": "nope"}, {"game_id": 5, "move_count": "x", "deadline": None}, []],
+    [
+        {},
+        {"game_id": "nope"},
+        {"game_id": 5, "move_count": "x", "deadline": None},
+        {"game_id": "g", "move_count": 3},
+        [],
+    ],
 )
 def test_malformed_deliveries_are_ignored(api: Api, event: Any) -> None:
     assert api.expire(event) == "ignored"
@@ -128,12 +175,114 @@ def test_a_commit_after_the_deadline_puts_the_seat_out_without_expiry(api: Api) 
     clock.advance(DEADLINE_S)
     late = api.commit(token, game_id, 3, 3, 0)
     assert late.status == 409 and late.error_code == "deadline-passed"
-    after = api.call("GET", f"/v1/games/{game_id}").body
+    after = _game(api, game_id)
     assert after["status"] == "finished" and after["result"]["reason"] == "timeout"
     assert after["board"] == game["board"]  # the late tap opened nothing
-    # The schedule firing afterwards changes nothing.
-    assert (
-        api.expire({"game_id": game_id, "move_count": 0, "deadline": game["turn"]["deadline"]})
-        == "ignored"
+    # The schedule firing afterwards changes nothing, and it was deleted with the game's end.
+    assert api.expire(_schedule_input_or(game_id, 0, game)) == "ignored"
+    assert _game(api, game_id) == after
+    assert _schedules_of(game_id) == []
+
+
+def _schedule_input_or(game_id: str, move_count: int, game: dict[str, Any]) -> dict[str, Any]:
+    return {"game_id": game_id, "move_count": move_count, "deadline": game["turn"]["deadline"]}
+
+
+def _three_seats(api: Api, deadline_s: int = 60) -> tuple[str, str, str, dict[str, Any]]:
+    """Two accounts and a bot, all seated: the game is active, seat 0 to move."""
+    alice, bob = api.account("exp-alice"), api.account("exp-bob")
+    created = api.call(
+        "POST",
+        "/v1/games",
+        token=alice,
+        body={"seats": 3, "bots": 1, "move_deadline_s": deadline_s},
     )
-    assert api.call("GET", f"/v1/games/{game_id}").body == after
+    assert created.status == 201, created.body
+    game_id = created.body["game_id"]
+    joined = api.call("POST", f"/v1/games/{game_id}/join", token=bob)
+    assert joined.status == 200 and joined.body["status"] == "active", joined.body
+    return alice, bob, game_id, joined.body
+
+
+def test_a_seat_that_is_not_to_move_claims_the_passed_deadline(served_api: Api) -> None:
+    alice, bob, game_id, game = _three_seats(served_api)
+    early = served_api.call("POST", f"/v1/games/{game_id}/timeout", token=bob)
+    assert early.status == 409 and early.error_code == "deadline-not-passed"
+    clock.advance(61)
+    claimed = served_api.call("POST", f"/v1/games/{game_id}/timeout", token=bob)
+    assert claimed.status == 200, claimed.body
+    after = claimed.body
+    assert after["seats"][0]["out"] and after["turn"]["seat"] == 1
+    assert after["move_count"] == 1
+    # Claimed twice: the deadline now running is bob's own, not passed.
+    again = served_api.call("POST", f"/v1/games/{game_id}/timeout", token=alice)
+    assert again.status == 409 and again.error_code == "deadline-not-passed"
+    # The schedule of the claimed turn fires later: stale, nothing changes.
+    assert served_api.expire(_schedule_input_or(game_id, 0, game)) == "stale"
+    assert _game(served_api, game_id) == after
+
+
+def test_a_late_commit_from_another_seat_records_the_timeout_and_is_refused(
+    served_api: Api,
+) -> None:
+    _alice, bob, game_id, _ = _three_seats(served_api)
+    clock.advance(61)
+    late = served_api.commit(bob, game_id, 0, 0, 0)
+    assert late.status == 409 and late.error_code == "turn-timed-out"
+    after = _game(served_api, game_id)
+    assert after["seats"][0]["out"] and after["turn"]["seat"] == 1 and after["move_count"] == 1
+    played = served_api.commit(bob, game_id, 0, 0, 1)
+    assert played.status == 200, played.body
+
+
+def test_a_read_after_the_deadline_shows_the_game_timed_out(served_api: Api) -> None:
+    """No waiting on the schedule: reading the game records the timeout."""
+    _alice, _bob, game_id, _ = _three_seats(served_api)
+    clock.advance(61)
+    seen = _game(served_api, game_id)
+    assert seen["seats"][0]["out"] and seen["turn"]["seat"] == 1
+    moves = served_api.call("GET", f"/v1/games/{game_id}/moves").body["moves"]
+    assert [(m["seat"], m["action"]) for m in moves] == [(0, "timeout")]
+
+
+def test_scenario_three_seats_each_turn_times_out_in_turn(served_api: Api) -> None:
+    """Two accounts and a bot, 60 s deadlines: each missed turn is recorded by its own
+    schedule, and the game ends with the bot alone."""
+    _alice, _bob, game_id, _ = _three_seats(served_api)
+    clock.advance(61)
+    assert _fire(served_api, game_id, 0) == "timed-out"
+    first = _game(served_api, game_id)
+    assert first["turn"]["seat"] == 1 and first["status"] == "active"
+    clock.advance(61)
+    assert _fire(served_api, game_id, first["move_count"]) == "timed-out"
+    ended = _game(served_api, game_id)
+    assert ended["status"] == "finished"
+    assert ended["result"] == {"reason": "timeout", "winner": 2, "places": [3, 2, 1]}
+
+
+def test_the_sweeper_ends_games_whose_schedule_never_fired(served_api: Api) -> None:
+    _alice, _bob, game_id, _ = _three_seats(served_api)
+    # The schedule is lost (deleted), as if its creation had failed.
+    scheduling.disarm(game_id, 0)
+    clock.advance(61)
+    outcomes = served_api.sweep()
+    assert outcomes.get("timed-out", 0) >= 1
+    record = store.get_game(game_id)
+    assert record is not None and record.state.seats[0].out
+    # Swept again: this game is not due any more.
+    clock.advance(1)
+    assert game_id not in _due_ids()
+
+
+def _due_ids() -> set[str]:
+    until = clock.iso(clock.now())
+    return {g for shard in store.deadline_shards() for g in store.due_games(shard, until)}
+
+
+def test_only_games_with_a_running_clock_are_in_the_deadline_index(api: Api) -> None:
+    token = api.guest()
+    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+    clock.advance(DEADLINE_S + 1)
+    assert game["game_id"] in _due_ids()
+    api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token)
+    assert game["game_id"] not in _due_ids()

@@ -22,6 +22,7 @@ EXPECTED = {
     "games_get.json": (404, "game-not-found"),
     "moves_post.json": (404, "game-not-found"),
     "resign_post.json": (404, "game-not-found"),
+    "games_timeout_post.json": (404, "game-not-found"),
     "moves_get.json": (404, "game-not-found"),
     "verify_get.json": (404, "game-not-found"),
 }
@@ -46,7 +47,7 @@ def test_each_sample_as_it_is(api: Api, name: str) -> None:
 
 def test_every_route_has_a_sample() -> None:
     names = {p.name for p in EVENTS.glob("*.json")}
-    assert set(EXPECTED) | {"expire_turn.json"} == names
+    assert set(EXPECTED) | {"expire_turn.json", "sweep_deadlines.json"} == names
 
 
 def test_the_expiry_sample_is_a_schedule_input(api: Api) -> None:
@@ -58,3 +59,18 @@ def test_the_expiry_sample_is_a_schedule_input(api: Api) -> None:
     delivered = {**sample, "game_id": game["game_id"], "move_count": 0}
     delivered["deadline"] = game["turn"]["deadline"]
     assert api.expire(delivered) == "early"
+
+
+def test_the_sweeper_sample_is_its_schedule_input(api: Api) -> None:
+    sample = json.loads((EVENTS / "sweep_deadlines.json").read_text())
+    schedule = api.stack.template.resources["SweepSchedule"]["Properties"]
+    assert json.loads(schedule["Target"]["Input"]) == sample
+    result = api.invoker.invoke("SweepDeadlinesFunction", sample)
+    assert set(result["outcomes"]) <= {
+        "timed-out",
+        "bots-moved",
+        "stale",
+        "early",
+        "raced",
+        "ignored",
+    }

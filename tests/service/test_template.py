@@ -20,10 +20,18 @@ API_MD_ROUTES = {
     ("GET", "/v1/games/{game_id}"): "GetGameFunction",
     ("POST", "/v1/games/{game_id}/moves"): "CommitMoveFunction",
     ("POST", "/v1/games/{game_id}/resign"): "ResignFunction",
+    ("POST", "/v1/games/{game_id}/timeout"): "ClaimTimeoutFunction",
     ("GET", "/v1/games/{game_id}/moves"): "ListMovesFunction",
     ("GET", "/v1/games/{game_id}/verify"): "VerifyFunction",
 }
-SEED_READERS = {"CommitMoveFunction", "ResignFunction", "ExpireTurnFunction"}
+SEED_READERS = {
+    "CommitMoveFunction",
+    "ResignFunction",
+    "ClaimTimeoutFunction",
+    "ExpireTurnFunction",
+    "SweepDeadlinesFunction",
+}
+UNROUTED = {"ExpireTurnFunction", "SweepDeadlinesFunction"}
 
 
 def _statements(properties: dict[str, Any]) -> list[dict[str, Any]]:
@@ -42,12 +50,13 @@ def test_every_api_md_route_has_its_own_function() -> None:
     template = load_template()
     routes = {(r.method, r.path): fn.logical_id for r, fn in template.routes()}
     assert routes == API_MD_ROUTES
-    assert set(template.functions) == {*API_MD_ROUTES.values(), "ExpireTurnFunction"}
+    assert set(template.functions) == {*API_MD_ROUTES.values(), *UNROUTED}
     for fn in template.functions.values():
         assert fn.handler == "app.lambda_handler"
         assert fn.module_file.is_file(), fn.module_file
         assert fn.code_dir.parent.name == "functions"
-    assert template.functions["ExpireTurnFunction"].routes == ()
+    for logical_id in UNROUTED:
+        assert template.functions[logical_id].routes == ()
     apis = template.resources_of_type("AWS::Serverless::HttpApi")
     assert list(apis) == ["HttpApi"]
     for fn in template.functions.values():
@@ -63,7 +72,11 @@ def test_only_the_seed_readers_may_decrypt_and_nothing_is_a_wildcard() -> None:
         assert not any(a.endswith("*") for a in actions), logical_id
         for statement in _statements(fn.properties):
             assert statement["Resource"] != "*", logical_id
-    assert _actions(template.functions["GetGameFunction"].properties) == {"dynamodb:GetItem"}
+    # The read path may only ask the expiry function to record a passed deadline.
+    assert _actions(template.functions["GetGameFunction"].properties) == {
+        "dynamodb:GetItem",
+        "lambda:InvokeFunction",
+    }
     assert "kms:Encrypt" in _actions(template.functions["CreateGameFunction"].properties)
 
 
@@ -89,6 +102,8 @@ def test_the_table_key_and_pool_are_provisioned_as_declared(stack: LocalStack) -
     access_logs = stack.ref("ApiAccessLogs")
     group = logs.describe_log_groups(logGroupNamePrefix=access_logs)["logGroups"][0]
     assert group["retentionInDays"] == 30
+    functions = logs.describe_log_groups(logGroupNamePrefix=stack.ref("FunctionLogs"))
+    assert functions["logGroups"][0]["retentionInDays"] == 30
     cognito = boto3.client("cognito-idp", region_name=config.region)
     client = cognito.describe_user_pool_client(
         UserPoolId=config.user_pool_id, ClientId=config.user_pool_client_id
@@ -102,3 +117,37 @@ def test_the_expiry_target_is_the_expiry_function(stack: LocalStack) -> None:
     assert len(set(stack.function_arns.values())) == len(stack.function_arns)
     for env in stack.environments.values():
         assert all(isinstance(v, str) and "${" not in v for v in env.values())
+
+
+def test_deadline_failures_have_somewhere_to_go_and_alarm(stack: LocalStack) -> None:
+    """Scheduler's dead-letter queue, the expiry function's on-failure queue, and alarms on
+    both and on the service's own ScheduleFailures and SweepFailures counts."""
+    config = get_config()
+    template = load_template()
+    expiry = template.functions["ExpireTurnFunction"].properties["EventInvokeConfig"]
+    assert expiry["DestinationConfig"]["OnFailure"]["Type"] == "SQS"
+    sqs = boto3.client("sqs", region_name=config.region)
+    for queue in ("ScheduleDeadLetterQueue", "ExpiryFailureQueue"):
+        attributes = sqs.get_queue_attributes(QueueUrl=stack.ref(queue), AttributeNames=["All"])
+        assert attributes["Attributes"]["MessageRetentionPeriod"] == "1209600"
+    cloudwatch = boto3.client("cloudwatch", region_name=config.region)
+    alarms = {a["MetricName"]: a for a in cloudwatch.describe_alarms()["MetricAlarms"]}
+    assert {"ScheduleFailures", "SweepFailures", "ApproximateNumberOfMessagesVisible"} <= set(
+        alarms
+    )
+    watched = {
+        d["Value"]
+        for a in cloudwatch.describe_alarms()["MetricAlarms"]
+        for d in a["Dimensions"]
+        if d["Name"] == "QueueName"
+    }
+    assert watched == {
+        stack.attribute("ScheduleDeadLetterQueue", "QueueName"),
+        stack.attribute("ExpiryFailureQueue", "QueueName"),
+    }
+    scheduler = boto3.client("scheduler", region_name=config.region)
+    sweep = scheduler.get_schedule(
+        Name=stack.ref("SweepSchedule"), GroupName=stack.ref("HousekeepingScheduleGroup")
+    )
+    assert sweep["ScheduleExpression"] == "rate(1 minute)"
+    assert stack.function_for_arn(sweep["Target"]["Arn"]) == "SweepDeadlinesFunction"

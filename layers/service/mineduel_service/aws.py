@@ -17,6 +17,7 @@ from .config import get_config
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_kms import KMSClient
+    from mypy_boto3_lambda import LambdaClient
     from mypy_boto3_scheduler import EventBridgeSchedulerClient
 
 _lock = threading.Lock()
@@ -50,6 +51,12 @@ def kms() -> KMSClient:
 def scheduler() -> EventBridgeSchedulerClient:
     """The EventBridge Scheduler client."""
     client: EventBridgeSchedulerClient = _client("scheduler")
+    return client
+
+
+def lambda_() -> LambdaClient:
+    """The Lambda client (the read path asks the expiry function to record a passed deadline)."""
+    client: LambdaClient = _client("lambda")
     return client
 
 

@@ -26,6 +26,7 @@ class Config:
     schedule_group: str
     scheduler_role_arn: str
     expiry_function_arn: str
+    schedule_dlq_arn: str
     user_pool_id: str
     user_pool_client_id: str
     guest_token_ttl_s: int
@@ -77,6 +78,7 @@ def get_config() -> Config:
         schedule_group=_required("SCHEDULE_GROUP"),
         scheduler_role_arn=_required("SCHEDULER_ROLE_ARN"),
         expiry_function_arn=_required("EXPIRY_FUNCTION_ARN"),
+        schedule_dlq_arn=_required("SCHEDULE_DLQ_ARN"),
         user_pool_id=_required("USER_POOL_ID"),
         user_pool_client_id=_required("USER_POOL_CLIENT_ID"),
         guest_token_ttl_s=_integer("GUEST_TOKEN_TTL_S", 7 * 86400),

@@ -13,13 +13,14 @@ from mineduel_engine import Settings, commitment, rules_for
 from mineduel_engine.bot import BOT_LEVELS
 
 from . import auth, clock, crypto, store
+from .deadlines import deadline_after
 from .errors import conflict, forbidden, invalid
 from .identity import authenticate
 from .models import CreateGameRequest, JoinRequest
 from .observability import count, logger
 from .reads import existing
 from .records import GameRecord, Seat
-from .turns import deadline_after, rearm
+from .turns import follow_schedule
 from .views import game_view
 
 
@@ -49,9 +50,8 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
         created_at=clock.iso(now),
         deadline=deadline_after(now, request.move_deadline_s) if active else None,
     )
-    store.put_new_game(record)
-    if active:
-        rearm(record, first=True)
+    store.write_game(record, None)
+    follow_schedule(None, record)
     count("GamesCreated")
     logger.info("game created", extra={"game_id": game_id, "seats": request.seats})
     return game_view(record)
@@ -130,11 +130,10 @@ def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str
             version=record.version + 1,
         )
         try:
-            store.replace_game(after, record)
+            store.write_game(after, record)
         except store.WriteConflict:
             continue
-        if full:
-            rearm(after, first=True)
+        follow_schedule(record, after)
         return game_view(after)
     raise conflict("join-conflict", "Others joined at the same moment; try again.")
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 CLIENT_SEED = r"^[A-Za-z0-9._~-]{0,64}$"
 SeatKind = Literal["account", "guest", "bot", "open"]
-Status = Literal["waiting", "active", "finished"]
+Status = Literal["waiting", "active", "finished", "cancelled"]
 
 
 class _Request(BaseModel):
@@ -54,11 +54,18 @@ class CommitRequest(_Request):
 
 
 class ExpiryEvent(_Request):
-    """What a turn schedule delivers to the expiry function (``scheduling.expiry_input``)."""
+    """What the expiry function receives: from a turn schedule, the game and the turn
+    (``scheduling.expiry_input``); from a read that found the deadline passed, the game alone."""
 
     game_id: str = Field(min_length=1, max_length=64)
-    move_count: int = Field(ge=0)
-    deadline: str = Field(min_length=1, max_length=32)
+    move_count: int | None = Field(default=None, ge=0)
+    deadline: str | None = Field(default=None, min_length=1, max_length=32)
+
+    @model_validator(mode="after")
+    def _turn_or_none(self) -> ExpiryEvent:
+        if (self.move_count is None) != (self.deadline is None):
+            raise ValueError("send both move_count and deadline, or neither")
+        return self
 
 
 # ---------------------------------------------------------------------------- responses

@@ -1,20 +1,32 @@
 """Reading games: the public view (one read, no KMS), the move log and the Verification
-document (the seed comes from the finished game's item, never from KMS)."""
+document (the seed comes from the finished game's item, never from KMS).
+
+A read that finds the turn's deadline passed does not show a game that is really over as still
+running: it asks the expiry function (which may decrypt; the read path may not) to record the
+timeout now, and reads the game again. That costs one Lambda call and one read, once per passed
+deadline, and never fails the read: if the call fails, the game is shown as stored and the
+schedule or the sweeper records the timeout within a minute.
+"""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
 from mineduel_engine.verify import build_document
 
-from . import store
+from . import aws, clock, store
+from .config import get_config
+from .deadlines import overdue
 from .errors import not_found
+from .observability import count, logger
 from .records import GameRecord
 from .views import game_view
 
 
 def existing(game_id: str) -> GameRecord:
+    """The stored game; 404 when there is none (or the id cannot be one)."""
     record = store.get_game(game_id) if plausible_id(game_id) else None
     if record is None:
         raise not_found()
@@ -22,30 +34,61 @@ def existing(game_id: str) -> GameRecord:
 
 
 def plausible_id(game_id: str) -> bool:
+    """Game ids are canonical UUIDs; anything else is not looked up at all."""
     try:
         return str(uuid.UUID(game_id)) == game_id
     except ValueError:
         return False
 
 
+def current(game_id: str) -> GameRecord:
+    """The game as it stands now: a passed deadline is recorded before it is shown."""
+    record = existing(game_id)
+    if not overdue(record, clock.now()):
+        return record
+    if request_expiry(record):
+        return existing(game_id)
+    return record
+
+
+def request_expiry(record: GameRecord) -> bool:
+    """Ask the expiry function to record the running turn's passed deadline; True if it ran."""
+    event = {"game_id": record.game_id}
+    try:
+        answer = aws.lambda_().invoke(
+            FunctionName=get_config().expiry_function_arn,
+            InvocationType="RequestResponse",
+            Payload=json.dumps(event).encode("utf-8"),
+        )
+    except Exception as exc:
+        logger.warning(
+            "expiry not requested", extra={"game_id": record.game_id, "error": type(exc).__name__}
+        )
+        count("ExpiryRequestFailures")
+        return False
+    if answer.get("FunctionError"):
+        logger.warning("expiry function failed", extra={"game_id": record.game_id})
+        count("ExpiryRequestFailures")
+        return False
+    return True
+
+
 def get_game(game_id: str) -> dict[str, Any]:
     """The public view of a game: one read, no KMS."""
-    return game_view(existing(game_id))
+    return game_view(current(game_id))
 
 
 def list_moves(game_id: str, after: int) -> dict[str, Any]:
     """The moves numbered above ``after``, oldest first."""
     if not plausible_id(game_id):
         raise not_found()
-    moves = store.list_moves(game_id, after)
-    if not moves:
-        existing(game_id)  # an empty page is fine; a missing game is 404
-    return {"moves": moves}
+    record = current(game_id)
+    return {"moves": store.list_moves(record.game_id, after)}
 
 
 def verification(game_id: str) -> dict[str, Any]:
     """The Verification document; the seed only once finished (read from the game, no KMS)."""
-    record = existing(game_id)
+    record = current(game_id)
     moves = store.list_moves(game_id)
     finished = record.status == "finished" and record.seed_hex is not None
     return build_document(

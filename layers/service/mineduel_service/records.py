@@ -15,7 +15,7 @@ from typing import Any, Literal
 from mineduel_engine import GameState, Settings
 
 SeatKind = Literal["account", "guest", "bot", "open"]
-Status = Literal["waiting", "active", "finished"]
+Status = Literal["waiting", "active", "finished", "cancelled"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class Seat:
     token_hash: str | None = None
     token_expires: int | None = None
     reserved_for: str | None = None
+    reserved_id: str | None = None
 
     def evolve(self, **changes: Any) -> Seat:
         """A copy with ``changes``."""
@@ -52,6 +53,18 @@ class GameRecord:
     deadline: str | None
     version: int = 0
     seed_hex: str | None = field(default=None, repr=False)
+    lapses_at: str | None = None
+    ended_at: str | None = None
+
+    @property
+    def due_at(self) -> str | None:
+        """When the sweeper must look at this game: the turn's deadline while it is active, the
+        moment a waiting game lapses; None once it is over."""
+        if self.status == "active":
+            return self.deadline
+        if self.status == "waiting":
+            return self.lapses_at
+        return None
 
     @property
     def settings(self) -> Settings:
@@ -79,6 +92,8 @@ class GameRecord:
                 "bot_level": self.bot_level,
                 "created_at": self.created_at,
                 "seed": self.seed_hex,
+                "lapses_at": self.lapses_at,
+                "ended_at": self.ended_at,
             },
             separators=(",", ":"),
         )
@@ -110,4 +125,6 @@ class GameRecord:
             deadline=deadline,
             version=version,
             seed_hex=data.get("seed"),
+            lapses_at=data.get("lapses_at"),
+            ended_at=data.get("ended_at"),
         )

@@ -1,10 +1,17 @@
-"""Each game's one EventBridge Scheduler schedule: fire the expiry function at the deadline.
+"""One EventBridge Scheduler schedule per turn: fire the expiry function at the turn's deadline.
 
-The schedule is named after the game, so setting it again simply moves it; its input names the
-game and the move number it was set for, which is how the expiry function recognises a stale
-delivery. ``ActionAfterCompletion: DELETE`` removes it once it has fired, and ``disarm`` removes
-it when the game ends. One Scheduler call in the common case: a game that just became active
-creates its schedule, later turns update it; the other call is only the rare fallback.
+A schedule is named after the game AND the move number its turn starts at
+(``turn-<game id>-<move count>``), so every turn has a schedule of its own. That is what makes a
+deadline impossible to lose by timing: completing (and deleting, ``ActionAfterCompletion:
+DELETE``) an old turn's schedule can never touch the new turn's, and no schedule is ever
+updated while its own delivery is in flight. A commit makes exactly one Scheduler call: it
+creates the next turn's schedule. Earlier turns' schedules are left to fire; the expiry function
+sees that their turn is over ("stale") and changes nothing. When a game ends, the one call
+deletes the last turn's schedule instead, so a finished game leaves nothing behind to fire.
+
+A failed call here never fails the write it follows: the game is stored, every request on it
+enforces its deadline itself, and the sweeper (a ``rate(1 minute)`` schedule of its own) ends
+any game whose deadline passed without a schedule firing.
 """
 
 from __future__ import annotations
@@ -18,11 +25,14 @@ from . import aws, clock
 from .config import get_config
 
 MIN_LEAD_S = 60
+RETRY_ATTEMPTS = 10
+MAX_EVENT_AGE_S = 3600
 
 
-def schedule_name(game_id: str) -> str:
-    """The game's schedule name (game ids are UUIDs, well within the 64-character limit)."""
-    return f"turn-{game_id}"
+def schedule_name(game_id: str, move_count: int) -> str:
+    """The schedule of the turn that starts after ``move_count`` moves (at most 64 characters:
+    a UUID is 36, the move number at most 6 digits)."""
+    return f"turn-{game_id}-{move_count}"
 
 
 def at_expression(moment: datetime) -> str:
@@ -31,7 +41,7 @@ def at_expression(moment: datetime) -> str:
 
 
 def expiry_input(game_id: str, move_count: int, deadline: str) -> dict[str, object]:
-    """The event the expiry function receives."""
+    """The event the expiry function receives: which game, and which turn of it."""
     return {"game_id": game_id, "move_count": move_count, "deadline": deadline}
 
 
@@ -39,63 +49,54 @@ def fire_time(deadline: datetime) -> datetime:
     """When the schedule fires: at the deadline, but never less than a minute from now.
 
     Turn deadlines are always a minute or more ahead when set; only a deadline that is already
-    due (bots playing on, or re-arming an overdue turn) is pushed a little: a one-time schedule
-    must name a future time, and Scheduler's precision is a minute anyway.
+    due (bots playing on) is pushed a little: a one-time schedule must name a future time, and
+    Scheduler's precision is a minute anyway.
     """
     return max(deadline, clock.now() + timedelta(seconds=MIN_LEAD_S))
 
 
-def arm(
-    game_id: str, move_count: int, deadline: datetime, deadline_text: str, *, first: bool = False
-) -> None:
-    """Point the game's schedule at ``deadline`` for the turn after ``move_count`` moves.
+def arm(game_id: str, move_count: int, deadline: str) -> None:
+    """Create the schedule of the turn after ``move_count`` moves, due at ``deadline``.
 
-    ``first`` says the game has just become active, so its schedule most likely does not exist
-    yet: create it, and fall back to an update only if it does. Later turns update first and
-    create only when the schedule has fired (and deleted itself) in the meantime.
+    Creating a name that exists already means a retry of the same write got there first: the
+    turn has its schedule, which is all that matters.
     """
     config = get_config()
-    request = {
-        "Name": schedule_name(game_id),
-        "GroupName": config.schedule_group,
-        "ScheduleExpression": at_expression(fire_time(deadline)),
-        "ScheduleExpressionTimezone": "UTC",
-        "FlexibleTimeWindow": {"Mode": "OFF"},
-        "ActionAfterCompletion": "DELETE",
-        "Target": {
-            "Arn": config.expiry_function_arn,
-            "RoleArn": config.scheduler_role_arn,
-            "Input": json.dumps(expiry_input(game_id, move_count, deadline_text)),
-            "RetryPolicy": {"MaximumRetryAttempts": 10, "MaximumEventAgeInSeconds": 3600},
-        },
-    }
-    client = aws.scheduler()
-    if first:
-        try:
-            client.create_schedule(**request)  # type: ignore[arg-type]
-        except ClientError as exc:
-            if _code(exc) != "ConflictException":
-                raise
-            client.update_schedule(**request)  # type: ignore[arg-type]
-        return
     try:
-        client.update_schedule(**request)  # type: ignore[arg-type]
+        aws.scheduler().create_schedule(
+            Name=schedule_name(game_id, move_count),
+            GroupName=config.schedule_group,
+            ScheduleExpression=at_expression(fire_time(clock.parse_iso(deadline))),
+            ScheduleExpressionTimezone="UTC",
+            FlexibleTimeWindow={"Mode": "OFF"},
+            ActionAfterCompletion="DELETE",
+            Target={
+                "Arn": config.expiry_function_arn,
+                "RoleArn": config.scheduler_role_arn,
+                "Input": json.dumps(expiry_input(game_id, move_count, deadline)),
+                "RetryPolicy": {
+                    "MaximumRetryAttempts": RETRY_ATTEMPTS,
+                    "MaximumEventAgeInSeconds": MAX_EVENT_AGE_S,
+                },
+                "DeadLetterConfig": {"Arn": config.schedule_dlq_arn},
+            },
+        )
     except ClientError as exc:
-        if _code(exc) != "ResourceNotFoundException":
+        if _code(exc) != "ConflictException":
             raise
-        client.create_schedule(**request)  # type: ignore[arg-type]
 
 
-def _code(exc: ClientError) -> str:
-    return str(exc.response.get("Error", {}).get("Code", ""))
-
-
-def disarm(game_id: str) -> None:
-    """Delete the game's schedule (the game ended); missing is fine."""
+def disarm(game_id: str, move_count: int) -> None:
+    """Delete the schedule of the turn after ``move_count`` moves; missing is fine (it fired,
+    or it was never made)."""
     try:
         aws.scheduler().delete_schedule(
-            Name=schedule_name(game_id), GroupName=get_config().schedule_group
+            Name=schedule_name(game_id, move_count), GroupName=get_config().schedule_group
         )
     except ClientError as exc:
         if _code(exc) != "ResourceNotFoundException":
             raise
+
+
+def _code(exc: ClientError) -> str:
+    return str(exc.response.get("Error", {}).get("Code", ""))

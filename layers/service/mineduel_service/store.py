@@ -1,9 +1,10 @@
 """DynamoDB: the games table (one item per game, one per move, guests, idempotency records).
 
-Layout (single table, ``pk``/``sk``):
+Layout (single table, ``pk``/``sk``; the whole design is in docs/data-model.md):
 - ``GAME#<id>`` / ``GAME``: the game item (``records.GameRecord``), with ``status``,
   ``move_count``, ``turn_seat``, ``deadline`` and ``version`` as top-level attributes so
-  writes can be conditioned on them;
+  writes can be conditioned on them, and ``due_shard``/``due_at`` (the sparse ``deadlines``
+  index) while the game waits or runs, so the sweeper can find every game whose time is up;
 - ``GAME#<id>`` / ``MOVE#<n, 6 digits>``: one append-only item per move, never rewritten;
 - ``GUEST#<token hash>`` / ``GUEST``: a guest (expires by TTL);
 - ``IDEM#<player>#<key hash>`` / ``IDEM``: the first answer to an Idempotency-Key (TTL).
@@ -15,8 +16,11 @@ so of racing commits exactly one lands and nothing is ever half-written. Reads a
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Sequence
+import random
+import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +32,12 @@ from .records import GameRecord
 
 MOVE_DIGITS = 6
 NO_TURN = -1
+DEADLINE_INDEX = "deadlines"
+DEADLINE_SHARDS = 32
+"""The deadline index is write-sharded: every commit moves its game's ``due_at``, and one
+partition key for all games would cap the whole service at one index partition's write rate
+(docs/scale.md). Fixed for the table's life: changing it would strand items in old shards."""
+CONFLICT_RETRIES = 4
 
 
 class WriteConflict(Exception):
@@ -46,6 +56,14 @@ class WriteConflict(Exception):
     def idempotency_record_exists(self) -> bool:
         """The idempotency record was written by a concurrent duplicate request."""
         return bool(self.reasons) and self.reasons[-1] == "ConditionalCheckFailed"
+
+    @property
+    def transient(self) -> bool:
+        """Only another transaction on one of the same items was in the way (DynamoDB's
+        ``TransactionConflict``): no condition failed, so the same write may simply be retried."""
+        return (
+            "TransactionConflict" in self.reasons and "ConditionalCheckFailed" not in self.reasons
+        )
 
 
 @dataclass(frozen=True)
@@ -107,7 +125,23 @@ def game_item(record: GameRecord) -> dict[str, Any]:
         "version": {"N": str(record.version)},
         "body": {"S": record.body_json()},
         "seed_ct": {"B": record.seed_ciphertext},
+        **_deadline_index(record),
     }
+
+
+def deadline_shard(game_id: str) -> str:
+    """The deadline index partition of a game (stable: a hash of its id)."""
+    digest = hashlib.sha256(game_id.encode("utf-8")).digest()
+    return f"DUE#{int.from_bytes(digest[:2], 'big') % DEADLINE_SHARDS:02d}"
+
+
+def _deadline_index(record: GameRecord) -> dict[str, Any]:
+    """``due_shard``/``due_at`` while the game has a time limit, absent once it is over (the
+    index is sparse: finished games cost it nothing)."""
+    due = record.due_at
+    if due is None:
+        return {}
+    return {"due_shard": {"S": deadline_shard(record.game_id)}, "due_at": {"S": due}}
 
 
 def parse_game(game_id: str, item: dict[str, Any]) -> GameRecord:
@@ -165,104 +199,134 @@ def _parse_idempotency(item: dict[str, Any]) -> IdempotencyRecord:
     )
 
 
-def put_new_game(record: GameRecord) -> None:
-    """Store a new game (never over an existing one)."""
-    aws.dynamodb().put_item(
-        TableName=_table(),
-        Item=game_item(record),
-        ConditionExpression="attribute_not_exists(pk)",
-    )
-
-
-def replace_game(record: GameRecord, previous: GameRecord) -> None:
-    """Overwrite a game item only if it is still exactly ``previous`` (same version)."""
-    try:
-        aws.dynamodb().put_item(
-            TableName=_table(),
-            Item=game_item(record),
-            ConditionExpression="version = :v",
-            ExpressionAttributeValues={":v": {"N": str(previous.version)}},
-        )
-    except ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-            raise WriteConflict(["ConditionalCheckFailed"]) from None
-        raise
-
-
-def commit(
-    after: GameRecord,
-    before: GameRecord,
-    moves: Sequence[dict[str, Any]],
-    idempotency: IdempotencyWrite | None = None,
-) -> None:
-    """Write the game's new state, its new moves and the idempotency record, all or nothing.
-
-    The game item is conditioned on ``before``'s move count, turn, status, deadline and version;
-    moves and the record on not existing.
-    """
-    table = _table()
-    condition = (
-        "move_count = :mc AND turn_seat = :turn AND #status = :status "
-        "AND deadline = :deadline AND version = :v"
-    )
-    before_turn = before.state.turn
-    items: list[dict[str, Any]] = [
-        {
+def _game_put(after: GameRecord, before: GameRecord | None) -> dict[str, Any]:
+    """The game item's ``Put``, conditioned on the exact state it was computed from (move count,
+    turn, status, deadline and version), or on not existing yet for a new game."""
+    if before is None:
+        return {
             "Put": {
-                "TableName": table,
+                "TableName": _table(),
                 "Item": game_item(after),
-                "ConditionExpression": condition,
-                "ExpressionAttributeNames": {"#status": "status"},
-                "ExpressionAttributeValues": {
-                    ":mc": {"N": str(before.state.move_count)},
-                    ":turn": {"N": str(NO_TURN if before_turn is None else before_turn)},
-                    ":status": {"S": before.status},
-                    ":deadline": {"S": before.deadline or ""},
-                    ":v": {"N": str(before.version)},
-                },
+                "ConditionExpression": "attribute_not_exists(pk)",
             }
         }
-    ]
-    for move in moves:
-        items.append(
-            {
-                "Put": {
-                    "TableName": table,
-                    "Item": {
-                        "pk": {"S": f"GAME#{after.game_id}"},
-                        "sk": {"S": move_sort_key(int(move["n"]))},
-                        "n": {"N": str(move["n"])},
-                        "move": {"S": json.dumps(move, separators=(",", ":"))},
-                    },
-                    "ConditionExpression": "attribute_not_exists(pk)",
-                }
-            }
-        )
+    before_turn = before.state.turn
+    return {
+        "Put": {
+            "TableName": _table(),
+            "Item": game_item(after),
+            "ConditionExpression": (
+                "move_count = :mc AND turn_seat = :turn AND #status = :status "
+                "AND deadline = :deadline AND version = :v"
+            ),
+            "ExpressionAttributeNames": {"#status": "status"},
+            "ExpressionAttributeValues": {
+                ":mc": {"N": str(before.state.move_count)},
+                ":turn": {"N": str(NO_TURN if before_turn is None else before_turn)},
+                ":status": {"S": before.status},
+                ":deadline": {"S": before.deadline or ""},
+                ":v": {"N": str(before.version)},
+            },
+        }
+    }
+
+
+def _move_put(game_id: str, move: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "Put": {
+            "TableName": _table(),
+            "Item": {
+                "pk": {"S": f"GAME#{game_id}"},
+                "sk": {"S": move_sort_key(int(move["n"]))},
+                "n": {"N": str(move["n"])},
+                "move": {"S": json.dumps(move, separators=(",", ":"))},
+            },
+            "ConditionExpression": "attribute_not_exists(pk)",
+        }
+    }
+
+
+def _idempotency_put(game_id: str, idempotency: IdempotencyWrite) -> dict[str, Any]:
+    record = idempotency.record
+    return {
+        "Put": {
+            "TableName": _table(),
+            "Item": {
+                **idempotency_key(idempotency.player_id, idempotency.key_hash),
+                "fingerprint": {"S": record.fingerprint},
+                "status": {"N": str(record.status)},
+                "response": {"S": json.dumps(record.body, separators=(",", ":"))},
+                "game_id": {"S": game_id},
+                "expires_ttl": {"N": str(idempotency.expires_at)},
+            },
+            "ConditionExpression": "attribute_not_exists(pk)",
+        }
+    }
+
+
+def write_game(
+    after: GameRecord,
+    before: GameRecord | None,
+    moves: Sequence[dict[str, Any]] = (),
+    idempotency: IdempotencyWrite | None = None,
+    related: Sequence[dict[str, Any]] = (),
+) -> None:
+    """Write a game's new state, its new moves, the items that follow from the change
+    (``related``) and the idempotency record, all or nothing, in one ``TransactWriteItems``.
+
+    The game item comes first and the idempotency record last, so ``WriteConflict`` can tell
+    which of them refused. A cancellation that was only another transaction in the way
+    (``TransactionConflict``, e.g. two games of one player ending at once and both touching that
+    player's items) is retried with a little jitter: nothing refused the write itself.
+    """
+    items = [_game_put(after, before)]
+    items.extend(_move_put(after.game_id, move) for move in moves)
+    items.extend(related)
     if idempotency is not None:
-        record = idempotency.record
-        items.append(
-            {
-                "Put": {
-                    "TableName": table,
-                    "Item": {
-                        **idempotency_key(idempotency.player_id, idempotency.key_hash),
-                        "fingerprint": {"S": record.fingerprint},
-                        "status": {"N": str(record.status)},
-                        "response": {"S": json.dumps(record.body, separators=(",", ":"))},
-                        "game_id": {"S": after.game_id},
-                        "expires_ttl": {"N": str(idempotency.expires_at)},
-                    },
-                    "ConditionExpression": "attribute_not_exists(pk)",
-                }
-            }
-        )
-    try:
-        aws.dynamodb().transact_write_items(TransactItems=items)  # type: ignore[arg-type]
-    except ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") == "TransactionCanceledException":
+        items.append(_idempotency_put(after.game_id, idempotency))
+    transact(items)
+
+
+def transact(items: Sequence[dict[str, Any]]) -> None:
+    """One ``TransactWriteItems``; ``WriteConflict`` with the per-item reasons if refused, after
+    retrying transient conflicts (see ``write_game``)."""
+    for attempt in range(CONFLICT_RETRIES + 1):
+        try:
+            aws.dynamodb().transact_write_items(TransactItems=list(items))  # type: ignore[arg-type]
+            return
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") != "TransactionCanceledException":
+                raise
             reasons = exc.response.get("CancellationReasons") or []
-            raise WriteConflict([str(r.get("Code", "None")) for r in reasons]) from None
-        raise
+            conflict = WriteConflict([str(r.get("Code", "None")) for r in reasons])
+            if not conflict.transient or attempt == CONFLICT_RETRIES:
+                raise conflict from None
+        time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # noqa: S311  (jitter, not secrets)
+
+
+def due_games(shard: str, until: str, limit: int = 100) -> Iterator[str]:
+    """Ids of the games in deadline ``shard`` whose ``due_at`` is at or before ``until``
+    (oldest first). The index is eventually consistent: the caller re-reads each game."""
+    request: dict[str, Any] = {
+        "TableName": _table(),
+        "IndexName": DEADLINE_INDEX,
+        "KeyConditionExpression": "due_shard = :shard AND due_at <= :until",
+        "ExpressionAttributeValues": {":shard": {"S": shard}, ":until": {"S": until}},
+        "Limit": limit,
+    }
+    while True:
+        answer = aws.dynamodb().query(**request)
+        for item in answer.get("Items", []):
+            yield item["pk"]["S"].removeprefix("GAME#")
+        last = answer.get("LastEvaluatedKey")
+        if not last:
+            return
+        request["ExclusiveStartKey"] = last
+
+
+def deadline_shards() -> list[str]:
+    """Every partition of the deadline index."""
+    return [f"DUE#{n:02d}" for n in range(DEADLINE_SHARDS)]
 
 
 def list_moves(game_id: str, after: int = 0) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
 """The steps every write on a running game shares: bots reply, the deadline moves on, the
-record is finished (seed published) or not, and the game's schedule follows.
+record is finished (seed published) or not, the write is stored, and the turn's schedule follows.
 
 The seed is decrypted here only when the field is needed: a bot must move, or the game is over
 and its seed is published.
@@ -7,24 +7,22 @@ and its seed is published.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from mineduel_engine import Field, GameState, Move, rules_for
 
-from . import clock, crypto, scheduling
+from . import clock, crypto, scheduling, store
 from .bots import bot_replies, bot_to_move
+from .deadlines import deadline_after
 from .observability import count, logger
 from .records import GameRecord, Seat
 from .views import move_view
 
-# TransactWriteItems takes 100 items: the game, the idempotency record and at most this many moves.
-MAX_MOVES_PER_WRITE = 96
-
-
-def deadline_after(now: datetime, seconds: int) -> str:
-    """The deadline of a turn starting ``now``, in the API's time format."""
-    return clock.iso(now + timedelta(seconds=seconds))
+# TransactWriteItems takes 100 items: the game, the idempotency record, the items that follow a
+# game's end (two per seat and one result) and at most this many moves.
+MAX_MOVES_PER_WRITE = 88
 
 
 def field_for(record: GameRecord, seats: tuple[Seat, ...], seed: bytes) -> Field:
@@ -34,10 +32,13 @@ def field_for(record: GameRecord, seats: tuple[Seat, ...], seed: bytes) -> Field
     return Field.from_seed(seed, record.game_id, client_seeds, s.width, s.height, s.mines)
 
 
+def _kinds(record: GameRecord) -> list[str]:
+    return [seat.kind for seat in record.seats]
+
+
 def seed_if_needed(record: GameRecord, state: GameState) -> bytes | None:
     """Decrypt only when the field is needed: a bot must move, or the seed must be published."""
-    kinds = [seat.kind for seat in record.seats]
-    if state.finished or bot_to_move(state, kinds) is not None:
+    if state.finished or bot_to_move(state, _kinds(record)) is not None:
         return crypto.decrypt_seed(record.seed_ciphertext, record.game_id)
     return None
 
@@ -56,10 +57,10 @@ def conclude(
     derives it once for the human's tap and the bots' replies alike.
 
     One write holds at most ``MAX_MOVES_PER_WRITE`` moves (a transaction takes 100 items). Only
-    a game left to bots alone can need more; then the bots stop there, their turn's deadline is
-    now, and the expiry function plays on from the schedule, one transaction at a time.
+    a game left to bots alone can need more; then the bots stop there with their turn's deadline
+    at ``now``, and ``store_outcome`` plays on at once, one transaction at a time.
     """
-    kinds = [seat.kind for seat in record.seats]
+    kinds = _kinds(record)
     if seed is not None and bot_to_move(state, kinds) is not None:
         field_ = field or field_for(record, record.seats, seed)
         rules = rules_for(record.settings.variant)
@@ -94,36 +95,10 @@ def conclude(
         deadline=deadline,
         version=record.version + 1,
         seed_hex=seed.hex() if finished and seed is not None else None,
+        ended_at=clock.iso(now) if finished else None,
     )
     at = clock.iso(now)
     return after, [move_view(move, at) for move in moves]
-
-
-def rearm(record: GameRecord, *, first: bool = False) -> None:
-    """Point the game's schedule at its deadline, or delete it once the game is over.
-
-    ``first`` marks a game that has just become active (create or the last join), whose
-    schedule is created rather than updated.
-
-    A failure here is logged, not raised: the move is already stored, and the commit path
-    enforces the deadline itself, so a missing schedule only delays an automatic timeout.
-    """
-    try:
-        if record.status == "finished":
-            scheduling.disarm(record.game_id)
-        elif record.status == "active" and record.deadline is not None:
-            scheduling.arm(
-                record.game_id,
-                record.state.move_count,
-                clock.parse_iso(record.deadline),
-                record.deadline,
-                first=first,
-            )
-    except Exception as exc:
-        logger.warning(
-            "schedule not updated", extra={"game_id": record.game_id, "error": type(exc).__name__}
-        )
-        count("ScheduleFailures")
 
 
 def time_out(
@@ -142,3 +117,55 @@ def time_out(
     if seed is None:
         seed = seed_if_needed(record, state)
     return conclude(record, state, [move], now, seed)
+
+
+def store_outcome(
+    before: GameRecord,
+    after: GameRecord,
+    moves: Sequence[dict[str, Any]],
+    now: datetime,
+    seed: bytes | None = None,
+    idempotency: store.IdempotencyWrite | None = None,
+) -> tuple[GameRecord, list[dict[str, Any]]]:
+    """Write ``after`` over ``before`` (``store.WriteConflict`` if the game moved meanwhile),
+    play a bots-only game on to its end in further writes, then give the turn its schedule.
+
+    Returns the game as finally stored and every move written. Each further write is a
+    conditional transaction of its own, and each stored state is a complete, valid game with its
+    deadline at ``now`` while a bot is to move: if the process dies between two writes, the
+    sweeper finds the game due and plays on from there.
+    """
+    store.write_game(after, before, moves, idempotency)
+    written = list(moves)
+    last = after
+    while bot_to_move(last.state, _kinds(last)) is not None:
+        if seed is None:
+            seed = crypto.decrypt_seed(last.seed_ciphertext, last.game_id)
+        following, more = conclude(last, last.state, [], now, seed)
+        try:
+            store.write_game(following, last, more)
+        except store.WriteConflict:
+            break  # someone else is playing this game on; their write stands
+        written.extend(more)
+        last = following
+    follow_schedule(before, last)
+    return last, written
+
+
+def follow_schedule(before: GameRecord | None, after: GameRecord) -> None:
+    """Give the new turn its own schedule, or remove the last one when the game has ended.
+
+    One Scheduler call. A failure is logged and counted (``ScheduleFailures``, which alarms),
+    never raised: the write is stored, every request on the game enforces the deadline itself,
+    and the sweeper ends the game on time without a schedule.
+    """
+    try:
+        if after.status == "active" and after.deadline is not None:
+            scheduling.arm(after.game_id, after.state.move_count, after.deadline)
+        elif before is not None and before.status == "active" and after.status != "active":
+            scheduling.disarm(before.game_id, before.state.move_count)
+    except Exception as exc:
+        logger.warning(
+            "schedule not updated", extra={"game_id": after.game_id, "error": type(exc).__name__}
+        )
+        count("ScheduleFailures")

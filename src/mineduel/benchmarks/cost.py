@@ -29,7 +29,7 @@ from mineduel_service import clock
 from mineduel.local.client import ApiClient, Reply, next_tap
 from mineduel.local.http_events import HttpRequest, HttpResponse
 from mineduel.local.scheduler import SchedulerLoop
-from mineduel.local.stack import RunningStack, schedule_group_of, start_local_stack
+from mineduel.local.stack import RunningStack, schedule_groups_of, start_local_stack
 from mineduel.local.template import load_template
 
 from .capacity import item_size
@@ -155,7 +155,7 @@ class Bench:
                 return self.stack.pool.invoke_arn(arn, event)
 
         loop = SchedulerLoop(
-            boto3.client("scheduler"), schedule_group_of(self.stack.provisioned), clock.now, fire
+            boto3.client("scheduler"), schedule_groups_of(self.stack.provisioned), clock.now, fire
         )
         fired = loop.tick()
         after = self.call(player, "get", "GET", f"/v1/games/{game['game_id']}").json()

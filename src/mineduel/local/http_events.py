@@ -39,6 +39,11 @@ class HttpRequest:
     source_ip: str = "127.0.0.1"
     protocol: str = "HTTP/1.1"
 
+    def header(self, name: str) -> str | None:
+        """The first value of header ``name`` (case-insensitive), or None."""
+        lowered = name.lower()
+        return next((v for n, v in self.headers if n.lower() == lowered), None)
+
 
 @dataclass(frozen=True)
 class HttpResponse:

@@ -131,6 +131,10 @@ class _Builder:
             "AWS::Serverless::Function": self._function,
             "AWS::Serverless::HttpApi": self._http_api,
             "AWS::Serverless::LayerVersion": self._layer,
+            "AWS::SQS::Queue": self._queue,
+            "AWS::SNS::Topic": self._topic,
+            "AWS::CloudWatch::Alarm": self._alarm,
+            "AWS::Scheduler::Schedule": self._schedule,
         }
 
     # ------------------------------------------------------------------ resolution
@@ -313,6 +317,71 @@ class _Builder:
         if p.get("RetentionInDays"):
             logs.put_retention_policy(logGroupName=name, retentionInDays=int(p["RetentionInDays"]))
         return Physical(name, {"Arn": self._arn("logs", f"log-group:{name}:*")})
+
+    def _queue(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        name = p.get("QueueName") or f"{self.stack_name}-{logical_id}"
+        attributes = {
+            key: str(p[key])
+            for key in ("MessageRetentionPeriod", "VisibilityTimeout", "SqsManagedSseEnabled")
+            if key in p
+        }
+        sqs = self._client("sqs")
+        url = sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
+        arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
+            "QueueArn"
+        ]
+        return Physical(url, {"Arn": arn, "QueueName": name, "QueueUrl": url})
+
+    def _topic(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        name = p.get("TopicName") or f"{self.stack_name}-{logical_id}"
+        arn = self._client("sns").create_topic(Name=name)["TopicArn"]
+        return Physical(arn, {"TopicArn": arn, "TopicName": name})
+
+    def _alarm(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        name = p.get("AlarmName") or f"{self.stack_name}-{logical_id}"
+        keys = (
+            "AlarmDescription",
+            "Namespace",
+            "MetricName",
+            "Dimensions",
+            "Statistic",
+            "Period",
+            "EvaluationPeriods",
+            "Threshold",
+            "ComparisonOperator",
+            "TreatMissingData",
+            "AlarmActions",
+        )
+        kwargs = {k: p[k] for k in keys if k in p}
+        for number in ("Period", "EvaluationPeriods"):
+            if number in kwargs:
+                kwargs[number] = int(kwargs[number])
+        if "Threshold" in kwargs:
+            kwargs["Threshold"] = float(kwargs["Threshold"])
+        self._client("cloudwatch").put_metric_alarm(AlarmName=name, **kwargs)
+        return Physical(name, {"Arn": self._arn("cloudwatch", f"alarm:{name}")})
+
+    def _schedule(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        name = p.get("Name") or f"{self.stack_name}-{logical_id}"
+        keys = (
+            "GroupName",
+            "Description",
+            "ScheduleExpression",
+            "ScheduleExpressionTimezone",
+            "FlexibleTimeWindow",
+            "Target",
+            "State",
+        )
+        kwargs = {k: p[k] for k in keys if k in p}
+        target = kwargs.get("Target", {})
+        if "RetryPolicy" in target:
+            target["RetryPolicy"] = {k: int(v) for k, v in target["RetryPolicy"].items()}
+        arn = self._client("scheduler").create_schedule(Name=name, **kwargs)["ScheduleArn"]
+        return Physical(name, {"Arn": arn})
 
     def _function(self, logical_id: str, props: dict[str, Any]) -> Physical:
         name = self.resolve(props.get("FunctionName")) or logical_id

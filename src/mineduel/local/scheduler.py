@@ -1,21 +1,31 @@
-"""Fire EventBridge Scheduler's one-time schedules locally, by the service's clock.
+"""EventBridge Scheduler for the local stack: fire the template's schedules by the service's clock.
 
-moto stores schedules but never fires them. This loop does what Scheduler would for the
-template's group: every ``at(...)`` schedule whose time has come (by the local clock, which
-``POST /_local/clock`` can move forward) is sent to its target function ARN with the schedule's
-``Input`` as the event, then deleted, as ``ActionAfterCompletion: DELETE`` does on AWS. A target
-that fails is retried on later ticks, a few times, then dropped with a log line (Scheduler's
-retry policy, scaled down).
+moto stores schedules but never fires them. This loop does what Scheduler does, no more
+(docs/local.md lists what it reproduces and what it cannot):
+- it watches every schedule group of the template (turn deadlines, housekeeping);
+- a one-time ``at(...)`` schedule fires once its time has come by the local clock (which
+  ``POST /_local/clock`` moves forward), with its ``Input`` as the event; afterwards
+  ``ActionAfterCompletion: DELETE`` deletes it, and without it the schedule stays but never
+  fires again;
+- a ``rate(N unit)`` schedule fires every N units, counted from when the loop first saw it;
+- targets are invoked asynchronously, as Scheduler invokes Lambda: the function's own retries
+  and on-failure destination apply (``lambda_service``);
+- Scheduler assumes the schedule's role to invoke the target: the role's policies (in moto's
+  IAM) must allow ``lambda:InvokeFunction`` on it, or the delivery fails;
+- a delivery that fails (no such function, or the role does not allow it) is retried on later
+  ticks up to the target's ``RetryPolicy.MaximumRetryAttempts``, then sent to the target's
+  dead-letter queue if it has one, and the schedule completes.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import logging
 import re
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -23,9 +33,16 @@ from botocore.exceptions import ClientError
 
 LOG = logging.getLogger("mineduel-local.scheduler")
 _AT = re.compile(r"^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$")
-MAX_ATTEMPTS = 3
+_RATE = re.compile(r"^rate\((\d+)\s+(minute|minutes|hour|hours|day|days)\)$")
+_UNITS = {"minute": 60, "hour": 3600, "day": 86400}
+DEFAULT_RETRIES = 185  # Scheduler's default MaximumRetryAttempts
 
-Fire = Callable[[str, dict[str, Any]], Any]
+Deliver = Callable[[str, dict[str, Any]], Any]
+"""Invoke a target function asynchronously by ARN; raises LookupError when it does not exist."""
+Allowed = Callable[[str, str], bool]
+"""Whether the role (ARN) may invoke the target (ARN)."""
+DeadLetter = Callable[[str, str, dict[str, str]], None]
+"""Send a message body with attributes to the queue with this ARN."""
 
 
 def due_time(expression: str, timezone: str | None = "UTC") -> datetime | None:
@@ -37,23 +54,39 @@ def due_time(expression: str, timezone: str | None = "UTC") -> datetime | None:
     return local.astimezone(UTC)
 
 
+def rate_period(expression: str) -> timedelta | None:
+    """The period of a ``rate(N unit)`` expression; None for others."""
+    found = _RATE.match(expression.strip())
+    if not found:
+        return None
+    unit = found.group(2).rstrip("s")
+    return timedelta(seconds=int(found.group(1)) * _UNITS[unit])
+
+
 class SchedulerLoop:
-    """Polls one schedule group and fires what is due; :meth:`run_now` forces a tick."""
+    """Polls the schedule groups and fires what is due; :meth:`run_now` forces a tick."""
 
     def __init__(
         self,
         client: Any,
-        group: str,
+        groups: list[str],
         now: Callable[[], datetime],
-        fire: Fire,
+        deliver: Deliver,
+        allowed: Allowed | None = None,
+        dead_letter: DeadLetter | None = None,
         interval_s: float = 0.5,
     ) -> None:
         self._client = client
-        self._group = group
+        self._groups = groups
         self._now = now
-        self._fire = fire
+        self._deliver = deliver
+        self._allowed = allowed or (lambda role, target: True)
+        self._dead_letter = dead_letter
         self._interval = interval_s
-        self._attempts: dict[str, int] = {}
+        self._failures: dict[str, int] = {}
+        self._completed: set[str] = set()
+        self._next_rate: dict[str, datetime] = {}
+        self._tick_lock = threading.Lock()
         self._cond = threading.Condition()
         self._requested = 0
         self._done = 0
@@ -63,65 +96,106 @@ class SchedulerLoop:
 
     def _schedules(self) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = []
-        for page in self._client.get_paginator("list_schedules").paginate(GroupName=self._group):
-            found.extend(s for s in page["Schedules"] if s.get("GroupName") == self._group)
+        for group in self._groups:
+            pages = self._client.get_paginator("list_schedules").paginate(GroupName=group)
+            for page in pages:
+                found.extend(s for s in page["Schedules"] if s.get("GroupName") == group)
         return found
 
     def tick(self) -> list[str]:
         """Fire every schedule due now; returns their names in the order they were fired."""
-        due: list[tuple[datetime, dict[str, Any]]] = []
-        now = self._now()
-        for summary in self._schedules():
-            schedule = self._client.get_schedule(Name=summary["Name"], GroupName=self._group)
-            if schedule.get("State", "ENABLED") != "ENABLED":
-                continue
-            when = due_time(
-                schedule["ScheduleExpression"], schedule.get("ScheduleExpressionTimezone")
-            )
-            if when is not None and when <= now:
-                due.append((when, schedule))
-        fired: list[str] = []
-        for _, schedule in sorted(due, key=lambda item: item[0]):
-            if self._fire_one(schedule):
-                fired.append(schedule["Name"])
-        return fired
+        with self._tick_lock:
+            now = self._now()
+            due: list[tuple[datetime, dict[str, Any]]] = []
+            for summary in self._schedules():
+                try:
+                    schedule = self._client.get_schedule(
+                        Name=summary["Name"], GroupName=summary["GroupName"]
+                    )
+                except ClientError:
+                    continue  # deleted meanwhile
+                when = self._due(schedule, now)
+                if when is not None:
+                    due.append((when, schedule))
+            fired: list[str] = []
+            for _, schedule in sorted(due, key=lambda item: item[0]):
+                if self._fire_one(schedule, now):
+                    fired.append(schedule["Name"])
+            return fired
 
-    def _fire_one(self, schedule: dict[str, Any]) -> bool:
-        name = schedule["Name"]
+    def _due(self, schedule: dict[str, Any], now: datetime) -> datetime | None:
+        if schedule.get("State", "ENABLED") != "ENABLED":
+            return None
+        key = _key(schedule)
+        expression = schedule["ScheduleExpression"]
+        when = due_time(expression, schedule.get("ScheduleExpressionTimezone"))
+        if when is not None:
+            return when if when <= now and key not in self._completed else None
+        period = rate_period(expression)
+        if period is None:
+            return None
+        next_at = self._next_rate.setdefault(key, now + period)
+        return next_at if next_at <= now else None
+
+    def _fire_one(self, schedule: dict[str, Any], now: datetime) -> bool:
+        """Deliver one due schedule; True once it is delivered or given up (dead-lettered)."""
+        key = _key(schedule)
         target = schedule["Target"]
         event = json.loads(target.get("Input") or "{}")
         try:
-            self._fire(target["Arn"], event)
-        except Exception:
-            attempts = self._attempts.get(name, 0) + 1
-            self._attempts[name] = attempts
-            LOG.exception("schedule %s: target failed (attempt %d)", name, attempts)
-            if attempts < MAX_ATTEMPTS:
+            if not self._allowed(target.get("RoleArn", ""), target["Arn"]):
+                raise PermissionError("the schedule's role may not invoke its target")
+            self._deliver(target["Arn"], event)
+        except (LookupError, PermissionError) as exc:
+            failures = self._failures.get(key, 0) + 1
+            self._failures[key] = failures
+            retries = int(
+                target.get("RetryPolicy", {}).get("MaximumRetryAttempts", DEFAULT_RETRIES)
+            )
+            LOG.warning("schedule %s: delivery failed (%s), attempt %d", key, exc, failures)
+            if failures <= retries:
                 return False
-            LOG.error("schedule %s: dropped after %d attempts", name, attempts)
-        self._attempts.pop(name, None)
-        try:
-            self._complete(schedule)
-        except ClientError as exc:
-            # The target may have deleted or replaced its own schedule: nothing left to do.
-            if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
-                raise
+            self._to_dead_letter(schedule, exc, failures)
+        self._failures.pop(key, None)
+        self._complete(schedule, now)
         return True
 
-    def _complete(self, schedule: dict[str, Any]) -> None:
-        name = schedule["Name"]
+    def _to_dead_letter(self, schedule: dict[str, Any], error: Exception, attempts: int) -> None:
+        target = schedule["Target"]
+        arn = target.get("DeadLetterConfig", {}).get("Arn")
+        if not arn or self._dead_letter is None:
+            LOG.error("schedule %s: dropped after %d attempts", schedule["Name"], attempts)
+            return
+        self._dead_letter(
+            arn,
+            target.get("Input") or "{}",
+            {
+                "ERROR_CODE": type(error).__name__,
+                "ERROR_MESSAGE": str(error),
+                "RETRY_ATTEMPTS": str(attempts - 1),
+                "TARGET_ARN": target["Arn"],
+                "GROUP_NAME": schedule.get("GroupName", "default"),
+                "SCHEDULE_ARN": schedule.get("Arn", ""),
+            },
+        )
+
+    def _complete(self, schedule: dict[str, Any], now: datetime) -> None:
+        key = _key(schedule)
+        period = rate_period(schedule["ScheduleExpression"])
+        if period is not None:
+            # Scheduler would have fired once per period; after a jump of the local clock the
+            # missed runs are coalesced into this one.
+            self._next_rate[key] = now + period
+            return
+        self._completed.add(key)
         if schedule.get("ActionAfterCompletion", "NONE") == "DELETE":
-            self._client.delete_schedule(Name=name, GroupName=self._group)
-        else:
-            # A one-time schedule that stays behind is not fired twice by Scheduler either.
-            self._client.update_schedule(
-                Name=name,
-                GroupName=self._group,
-                ScheduleExpression=schedule["ScheduleExpression"],
-                FlexibleTimeWindow=schedule["FlexibleTimeWindow"],
-                Target=schedule["Target"],
-                State="DISABLED",
-            )
+            try:
+                self._client.delete_schedule(
+                    Name=schedule["Name"], GroupName=schedule.get("GroupName", "default")
+                )
+            except ClientError as exc:
+                if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
+                    raise
 
     def _run(self) -> None:
         while True:
@@ -165,3 +239,40 @@ class SchedulerLoop:
             self._cond.notify_all()
         if self._thread.is_alive():
             self._thread.join()
+
+
+def _key(schedule: dict[str, Any]) -> str:
+    """A schedule's identity: group, name and expression (a re-created name is a new schedule)."""
+    group = schedule.get("GroupName", "default")
+    return f"{group}/{schedule['Name']}@{schedule['ScheduleExpression']}"
+
+
+def role_allows_invoke(iam: Any, role_arn: str, target_arn: str) -> bool:
+    """Whether the role's inline policies allow ``lambda:InvokeFunction`` on ``target_arn``
+    (Allow statements only, ``*`` wildcards; enough for the template's own role)."""
+    name = role_arn.rsplit("/", 1)[-1]
+    try:
+        policy_names = iam.list_role_policies(RoleName=name)["PolicyNames"]
+    except ClientError:
+        return False
+    for policy_name in policy_names:
+        document = iam.get_role_policy(RoleName=name, PolicyName=policy_name)["PolicyDocument"]
+        if isinstance(document, str):
+            document = json.loads(document)
+        statements = document.get("Statement", [])
+        for statement in statements if isinstance(statements, list) else [statements]:
+            if statement.get("Effect") != "Allow":
+                continue
+            actions = _as_list(statement.get("Action"))
+            resources = _as_list(statement.get("Resource"))
+            if any(fnmatch.fnmatchcase("lambda:InvokeFunction", a) for a in actions) and any(
+                fnmatch.fnmatchcase(target_arn, r) for r in resources
+            ):
+                return True
+    return False
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from . import swagger
 from .cors import Cors
 from .http_events import HttpRequest, HttpResponse, from_result, gateway_error, to_event
+from .lambda_service import LocalLambda
 from .routing import Router
 
 # Not under "mineduel": that logger is Powertools' (service name), which would stamp our lines
@@ -63,8 +64,10 @@ class LocalApi:
         openapi_document: Callable[[], bytes],
         clock: LocalClock,
         cors: Cors | None = None,
+        lambdas: LocalLambda | None = None,
     ) -> None:
         self._router = router
+        self._lambdas = lambdas
         self._invoke = invoke
         self._openapi = openapi_document
         self._clock = clock
@@ -111,6 +114,8 @@ class LocalApi:
             return HttpResponse(200, [("content-type", content_type)], content)
         if path == CLOCK_PATH:
             return self._clock_request(request)
+        if self._lambdas is not None:
+            return self._lambdas.handle(request)
         return None
 
     def _clock_request(self, request: HttpRequest) -> HttpResponse:

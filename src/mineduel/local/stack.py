@@ -21,11 +21,12 @@ from mineduel_service.config import reset_config
 
 from .cors import Cors
 from .environments import EnvironmentPool
+from .lambda_service import LocalLambda, send_to_queue
 from .moto_server import EmbeddedMoto
 from .openapi import build, render
 from .provision import DEFAULT_STACK, LocalStack, provision
 from .routing import Route, Router
-from .scheduler import SchedulerLoop
+from .scheduler import SchedulerLoop, role_allows_invoke
 from .server import LocalApi, LocalClock, make_http_server
 from .template import ROOT_TEMPLATE, Template, TemplateError
 
@@ -35,12 +36,25 @@ SCHEDULE_GROUP_TYPE = "AWS::Scheduler::ScheduleGroup"
 _LOCAL_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
 
 
-def schedule_group_of(stack: LocalStack) -> str:
-    """The physical name of the template's one schedule group (where deadlines live)."""
+def schedule_groups_of(stack: LocalStack) -> list[str]:
+    """The physical names of the template's schedule groups (turn deadlines, housekeeping)."""
     groups = stack.template.resources_of_type(SCHEDULE_GROUP_TYPE)
-    if len(groups) != 1:
-        raise TemplateError(f"expected one {SCHEDULE_GROUP_TYPE}, found {len(groups)}")
-    return stack.ref(next(iter(groups)))
+    if not groups:
+        raise TemplateError(f"the template declares no {SCHEDULE_GROUP_TYPE}")
+    return [stack.ref(logical_id) for logical_id in groups]
+
+
+def scheduler_for(stack: LocalStack, lambdas: LocalLambda) -> SchedulerLoop:
+    """The local Scheduler over every schedule group of ``stack``, by the service's clock."""
+    iam = boto3.client("iam", region_name=stack.region)
+    return SchedulerLoop(
+        boto3.client("scheduler", region_name=stack.region),
+        schedule_groups_of(stack),
+        clock.now,
+        lambdas.invoke_async,
+        allowed=lambda role, target: role_allows_invoke(iam, role, target),
+        dead_letter=lambda arn, body, attributes: send_to_queue(stack, arn, body, **attributes),
+    )
 
 
 def router_for(template: Template) -> Router:
@@ -71,6 +85,7 @@ class RunningStack:
     endpoint_url: str
     provisioned: LocalStack
     pool: EnvironmentPool
+    lambdas: LocalLambda
     scheduler: SchedulerLoop
     api: LocalApi
     _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
@@ -119,12 +134,8 @@ def start_local_stack(
         provisioned.export_environment()
 
         pool = EnvironmentPool(provisioned)
-        loop = SchedulerLoop(
-            boto3.client("scheduler", region_name=region),
-            schedule_group_of(provisioned),
-            clock.now,
-            pool.invoke_arn,
-        )
+        lambdas = LocalLambda(provisioned, pool.invoke)
+        loop = scheduler_for(provisioned, lambdas)
         if poll_schedules:
             loop.start()
             stoppers.append(loop.stop)
@@ -135,8 +146,13 @@ def start_local_stack(
             _OpenApiCache(provisioned.template),
             LocalClock(now=clock.now, advance=clock.advance, fire_due=loop.run_now),
             Cors.from_template(provisioned.template.resources),
+            lambdas,
         )
         server = make_http_server(api, host, port)
+        bound_host, bound_port = server.server_address[:2]
+        # moto cannot run functions: the service's Lambda client reaches this server instead.
+        os.environ["AWS_ENDPOINT_URL_LAMBDA"] = f"http://{bound_host!s}:{bound_port}"
+        reset_config()
         thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
         thread.start()
 
@@ -146,12 +162,12 @@ def start_local_stack(
             thread.join()
 
         stoppers.append(stop_server)
-        bound_host, bound_port = server.server_address[:2]
         return RunningStack(
             url=f"http://{bound_host!s}:{bound_port}",
             endpoint_url=endpoint,
             provisioned=provisioned,
             pool=pool,
+            lambdas=lambdas,
             scheduler=loop,
             api=api,
             _stoppers=stoppers,

@@ -1,0 +1,23 @@
+"""POST /v1/games/{game_id}/timeout: a seat claims the passed deadline of the seat to move."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import games, http
+from mineduel_service.models import GameOut
+
+app = http.new_app()
+
+
+@app.post(
+    "/v1/games/<game_id>/timeout",
+    summary="Claim a passed deadline",
+    responses=http.responses(200, GameOut, "The Game after the seat to move went out."),
+)
+def claim_timeout(game_id: str) -> Response[GameOut]:
+    """200 with the Game once the overdue seat is out (bots reply, or the game ends); 409
+    ``deadline-not-passed`` while the seat to move still has time."""
+    return http.json_response(200, games.claim_timeout(http.token(app), game_id))
+
+
+lambda_handler = http.lambda_handler_for(app)
