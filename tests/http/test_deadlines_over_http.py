@@ -1,0 +1,135 @@
+"""The two ways a deadline used to be lost, replayed over HTTP on the local stack, every time.
+
+1. Three seats (two accounts and a bot), 60 s deadlines: each advance of the clock by 61 s
+   times out the seat to move, until the bot is alone and wins.
+2. Against the bot, a commit and a clock advance sent at the same instant: whichever wins, the
+   new turn keeps its own schedule and the game ends on time when it passes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+
+from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
+from mineduel.local.stack import RunningStack, start_local_stack
+
+pytestmark = pytest.mark.http
+PASSWORD = "Correct-Horse-42"
+ROUNDS = 8
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[RunningStack]:
+    running = start_local_stack(port=0)
+    yield running
+    running.stop()
+
+
+def _ok(reply: Reply, status: int = 200) -> Any:
+    assert reply.status == status, reply.body[:400]
+    return reply.json()
+
+
+def _account(stack: RunningStack, username: str) -> ApiClient:
+    """A client signed in to the stack's user pool (moto's Cognito) as ``username``."""
+    env = stack.provisioned.merged_environment()
+    cognito = boto3.client(
+        "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
+    )
+    pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
+    try:
+        cognito.admin_create_user(UserPoolId=pool, Username=username)
+        cognito.admin_set_user_password(
+            UserPoolId=pool, Username=username, Password=PASSWORD, Permanent=True
+        )
+    except cognito.exceptions.UsernameExistsException:
+        pass
+    tokens = cognito.initiate_auth(
+        ClientId=app,
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": username, "PASSWORD": PASSWORD},
+    )["AuthenticationResult"]
+    return ApiClient(http_transport(stack.url), tokens["IdToken"])
+
+
+def _advance(client: ApiClient, seconds: int) -> dict[str, Any]:
+    return dict(_ok(client.call("POST", "/_local/clock", {"advance_s": seconds})))
+
+
+def test_scenario_1_three_seats_every_missed_turn_is_recorded_on_time(
+    stack: RunningStack,
+) -> None:
+    alice, bob = _account(stack, "scenario-alice"), _account(stack, "scenario-bob")
+    for _ in range(3):
+        game = alice.create_game(seats=3, bots=1, move_deadline_s=60)
+        path = f"/v1/games/{game['game_id']}"
+        game = _ok(bob.call("POST", f"{path}/join", {}))
+        assert game["status"] == "active" and game["turn"]["seat"] == 0
+
+        # Each timeout is recorded by its turn's own schedule (reads would record it too, so
+        # the clock's answer says which schedules fired).
+        assert f"turn-{game['game_id']}-0" in _advance(alice, 61)["fired"]
+        first = _ok(alice.call("GET", path))
+        assert first["seats"][0]["out"] and first["status"] == "active"
+        assert first["turn"]["seat"] == 1
+
+        fired = _advance(alice, 61)["fired"]
+        assert f"turn-{game['game_id']}-{first['move_count']}" in fired
+        second = _ok(alice.call("GET", path))
+        assert second["status"] == "finished", second
+        assert second["result"] == {"reason": "timeout", "winner": 2, "places": [3, 2, 1]}
+
+        fired = _advance(alice, 61)["fired"]  # nothing left to fire for this game
+        assert not [name for name in fired if game["game_id"] in name]
+        assert _ok(alice.call("GET", path)) == second
+        moves = _ok(alice.call("GET", f"{path}/moves"))["moves"]
+        assert [(m["seat"], m["action"]) for m in moves if m["action"] == "timeout"] == [
+            (0, "timeout"),
+            (1, "timeout"),
+        ]
+
+
+def test_scenario_2_a_commit_racing_the_clock_never_loses_the_next_deadline(
+    stack: RunningStack,
+) -> None:
+    player = ApiClient(http_transport(stack.url))
+    player.become_guest()
+    for _ in range(ROUNDS):
+        game = player.create_game(move_deadline_s=60)
+        path = f"/v1/games/{game['game_id']}"
+        row, col = next_tap(game)
+        replies: dict[str, Reply] = {}
+        barrier = threading.Barrier(2)
+
+        def commit() -> None:
+            barrier.wait()
+            replies["commit"] = player.call(
+                "POST",
+                f"{path}/moves",
+                {"row": row, "col": col, "expected_move": 0},  # noqa: B023
+            )
+
+        def advance() -> None:
+            barrier.wait()
+            replies["clock"] = player.call("POST", "/_local/clock", {"advance_s": 61})
+
+        threads = [threading.Thread(target=commit), threading.Thread(target=advance)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert replies["clock"].status == 200
+        assert replies["commit"].status in (200, 409), replies["commit"].body
+        now = _ok(player.call("GET", path))
+        if now["status"] == "active":
+            # The commit won: its new turn has its own schedule, which ends it on time.
+            fired = _advance(player, 61)["fired"]
+            assert f"turn-{game['game_id']}-{now['move_count']}" in fired
+            now = _ok(player.call("GET", path))
+        assert now["status"] == "finished", now
+        assert now["result"]["reason"] == "timeout"
