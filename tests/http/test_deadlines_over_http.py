@@ -94,6 +94,30 @@ def test_scenario_1_three_seats_every_missed_turn_is_recorded_on_time(
         ]
 
 
+def _race_commit_and_clock(player: ApiClient, game: dict[str, Any]) -> dict[str, Reply]:
+    """Send a commit and a 61 s clock advance at the same instant; both answers."""
+    path = f"/v1/games/{game['game_id']}"
+    row, col = next_tap(game)
+    replies: dict[str, Reply] = {}
+    barrier = threading.Barrier(2)
+
+    def commit() -> None:
+        barrier.wait()
+        body = {"row": row, "col": col, "expected_move": 0}
+        replies["commit"] = player.call("POST", f"{path}/moves", body)
+
+    def advance() -> None:
+        barrier.wait()
+        replies["clock"] = player.call("POST", "/_local/clock", {"advance_s": 61})
+
+    threads = [threading.Thread(target=commit), threading.Thread(target=advance)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return replies
+
+
 def test_scenario_2_a_commit_racing_the_clock_never_loses_the_next_deadline(
     stack: RunningStack,
 ) -> None:
@@ -102,27 +126,7 @@ def test_scenario_2_a_commit_racing_the_clock_never_loses_the_next_deadline(
     for _ in range(ROUNDS):
         game = player.create_game(move_deadline_s=60)
         path = f"/v1/games/{game['game_id']}"
-        row, col = next_tap(game)
-        replies: dict[str, Reply] = {}
-        barrier = threading.Barrier(2)
-
-        def commit() -> None:
-            barrier.wait()
-            replies["commit"] = player.call(
-                "POST",
-                f"{path}/moves",
-                {"row": row, "col": col, "expected_move": 0},  # noqa: B023
-            )
-
-        def advance() -> None:
-            barrier.wait()
-            replies["clock"] = player.call("POST", "/_local/clock", {"advance_s": 61})
-
-        threads = [threading.Thread(target=commit), threading.Thread(target=advance)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        replies = _race_commit_and_clock(player, game)
         assert replies["clock"].status == 200
         assert replies["commit"].status in (200, 409), replies["commit"].body
         now = _ok(player.call("GET", path))
