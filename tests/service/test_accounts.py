@@ -6,7 +6,9 @@ jwks.json`` the way Cognito does; the tokens are moto's real RS256 JWTs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import base64
+import json
+from typing import TYPE_CHECKING, Any
 
 import boto3
 from mineduel_service import clock
@@ -18,23 +20,42 @@ if TYPE_CHECKING:
 PASSWORD = "Correct-Horse-42"
 
 
-def sign_in(username: str, *, use: str = "IdToken") -> str:
-    """A token for ``username`` (created on first use) from the template's user pool."""
+def sign_in(name: str, *, use: str = "IdToken") -> str:
+    """A token for the account ``<name>@example.com`` (created on first use) from the
+    template's user pool, where players sign in with their email."""
     config = get_config()
     cognito = boto3.client("cognito-idp", region_name=config.region)
+    email = f"{name}@example.com"
     try:
-        cognito.admin_create_user(UserPoolId=config.user_pool_id, Username=username)
+        cognito.admin_create_user(
+            UserPoolId=config.user_pool_id, Username=email, MessageAction="SUPPRESS"
+        )
         cognito.admin_set_user_password(
-            UserPoolId=config.user_pool_id, Username=username, Password=PASSWORD, Permanent=True
+            UserPoolId=config.user_pool_id, Username=email, Password=PASSWORD, Permanent=True
         )
     except cognito.exceptions.UsernameExistsException:
         pass
     answer = cognito.initiate_auth(
         ClientId=config.user_pool_client_id,
         AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": username, "PASSWORD": PASSWORD},
+        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
     )
     return str(answer["AuthenticationResult"][use])
+
+
+def claims_of(token: str) -> dict[str, Any]:
+    """The token's claims, unverified (the test's own look at what it was given)."""
+    payload = token.split(".")[1]
+    decoded: dict[str, Any] = json.loads(
+        base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    )
+    return decoded
+
+
+def name_of(token: str) -> str:
+    """The account's Cognito username: with email sign-in an opaque id, never the email."""
+    claims = claims_of(token)
+    return str(claims.get("cognito:username") or claims["username"])
 
 
 def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
@@ -44,7 +65,8 @@ def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
     game = created.body
     assert game["status"] == "waiting" and game["turn"] is None
     assert [s["kind"] for s in game["seats"]] == ["account", "open"]
-    assert game["seats"][0]["name"] == "alice"
+    assert game["seats"][0]["name"] == name_of(alice)
+    assert "@" not in game["seats"][0]["name"]
 
     joined = served_api.call(
         "POST", f"/v1/games/{game['game_id']}/join", token=bob, body={"client_seed": "bob-1"}
@@ -52,7 +74,8 @@ def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
     assert joined.status == 200, joined.body
     active = joined.body
     assert active["status"] == "active" and active["turn"]["seat"] == 0
-    assert active["seats"][1]["name"] == "bob" and active["seats"][1]["client_seed"] == "bob-1"
+    assert active["seats"][1]["name"] == name_of(bob)
+    assert active["seats"][1]["client_seed"] == "bob-1"
     again = served_api.call("POST", f"/v1/games/{game['game_id']}/join", token=bob)
     assert again.status == 200 and again.body == active
 
@@ -69,9 +92,10 @@ def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
 
 
 def test_invites_reserve_seats_and_guests_cannot_join(served_api: Api) -> None:
-    alice = sign_in("alice")
+    alice, carol, bob = sign_in("alice"), sign_in("carol"), sign_in("bob")
+    invite = [name_of(carol)]
     game = served_api.call(
-        "POST", "/v1/games", token=alice, body={"seats": 3, "bots": 1, "invite": ["carol"]}
+        "POST", "/v1/games", token=alice, body={"seats": 3, "bots": 1, "invite": invite}
     ).body
     assert [s["kind"] for s in game["seats"]] == ["account", "open", "bot"]
     path = f"/v1/games/{game['game_id']}/join"
@@ -79,9 +103,9 @@ def test_invites_reserve_seats_and_guests_cannot_join(served_api: Api) -> None:
     assert dave.status == 409 and dave.error_code == "no-open-seat"
     guest = served_api.call("POST", path, token=served_api.guest())
     assert guest.status == 403 and guest.error_code == "guests-play-bots-only"
-    carol = served_api.call("POST", path, token=sign_in("carol"))
-    assert carol.status == 200 and carol.body["status"] == "active"
-    for invite in (["bob", "BOB"], ["alice"]):
+    joined = served_api.call("POST", path, token=carol)
+    assert joined.status == 200 and joined.body["status"] == "active"
+    for invite in ([name_of(bob), name_of(bob).upper()], [name_of(alice)]):
         body = {"seats": 3, "bots": 0, "invite": invite}
         refused = served_api.call("POST", "/v1/games", token=alice, body=body)
         assert refused.status == 422 and refused.error_code == "bad-invite"
@@ -115,7 +139,7 @@ def test_a_token_for_another_app_client_is_401(served_api: Api) -> None:
     answer = cognito.initiate_auth(
         ClientId=other,
         AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": "grace", "PASSWORD": PASSWORD},
+        AuthParameters={"USERNAME": "grace@example.com", "PASSWORD": PASSWORD},
     )
     token = answer["AuthenticationResult"]["IdToken"]
     reply = served_api.call("POST", "/v1/games", token=token, body={})
