@@ -182,6 +182,9 @@ _CREDENTIALS = {
     "AWS_SECRET_ACCESS_KEY": "testing",
     "AWS_DEFAULT_REGION": REGION,
     "POWERTOOLS_TRACE_DISABLED": "true",
+    # moto checks TOTP codes only with this on (one secret for every user), as the local stack's
+    # embedded moto does: a wrong authenticator code is refused here as on AWS.
+    "MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP": "true",
 }
 
 
