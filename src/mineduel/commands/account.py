@@ -76,7 +76,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="confirm the email with the code it received",
         description="Confirm an account's email with the code sent at sign-up.",
     )
-    confirm.add_argument("--code", help="the 6-digit code (asked for when not given)")
+    confirm.add_argument(
+        "--code", metavar="CODE", help="the 6-digit code (asked for when not given)"
+    )
     sign_in = actions.add_parser(
         "sign-in",
         parents=[where, password],
@@ -84,7 +86,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         description="Sign in; print the access token (Authorization: Bearer <token>).",
     )
     sign_in.add_argument(
-        "--totp-code", help="the authenticator app's code, when TOTP is on (asked for otherwise)"
+        "--totp-code",
+        metavar="CODE",
+        help="the authenticator app's code, when TOTP is on (asked for otherwise)",
     )
     sign_in.add_argument(
         "--json",
@@ -99,7 +103,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "code from the app, and turn TOTP on as the account's preferred MFA.",
     )
     totp.add_argument(
-        "--totp-code", help="the current code, if TOTP is on already (asked for otherwise)"
+        "--totp-code",
+        metavar="CODE",
+        help="the current code, if TOTP is on already (asked for otherwise)",
     )
     totp.add_argument(
         "--device-name",
