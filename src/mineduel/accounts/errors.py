@@ -59,7 +59,7 @@ def explain(error: ClientError, action: Action, email: str) -> AccountError:
     if code in _BAD_CODE:
         expired = code == "ExpiredCodeException" or "expired" in said.lower()
         return AccountError(
-            "That code has expired; ask for a new one." if expired else "That code is not right.",
+            "That code has expired." if expired else "That code is not right.",
             EXIT_BAD_CODE,
         )
     if code == "InvalidPasswordException":
