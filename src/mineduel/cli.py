@@ -1,4 +1,4 @@
-"""The single ``mineduel`` command: ``serve``, ``verify``, ``analyze``.
+"""The single ``mineduel`` command: ``serve``, ``verify``, ``analyze``, ``account``.
 
 Each subcommand lives in ``mineduel.commands.<name>`` and exposes ``HELP``, ``configure(parser)``
 and ``run(args) -> int``. Modules are imported only when their command runs, so ``mineduel
@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "serve": "Run the backend locally on an embedded AWS (moto), as template.yaml defines it.",
     "verify": "Check a finished game from its Verification document (FILE, URL or -).",
     "analyze": "Exact mine probabilities and the bot's move for positions (JSON lines).",
+    "account": "A player account: sign up, confirm, sign in (prints a token), set up TOTP.",
 }
 
 

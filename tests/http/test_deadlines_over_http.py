@@ -35,15 +35,16 @@ def _ok(reply: Reply, status: int = 200) -> Any:
     return reply.json()
 
 
-def _account(stack: RunningStack, username: str) -> ApiClient:
-    """A client signed in to the stack's user pool (moto's Cognito) as ``username``."""
+def _account(stack: RunningStack, name: str) -> ApiClient:
+    """A client signed in to the stack's user pool (moto's Cognito) as ``<name>@example.com``."""
+    username = f"{name}@example.com"
     env = stack.provisioned.merged_environment()
     cognito = boto3.client(
         "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
     )
     pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
     try:
-        cognito.admin_create_user(UserPoolId=pool, Username=username)
+        cognito.admin_create_user(UserPoolId=pool, Username=username, MessageAction="SUPPRESS")
         cognito.admin_set_user_password(
             UserPoolId=pool, Username=username, Password=PASSWORD, Permanent=True
         )

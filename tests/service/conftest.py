@@ -174,15 +174,19 @@ class Api:
             "POST", f"/v1/games/{game_id}/moves", token=token, body=body, headers=headers
         )
 
-    def account(self, username: str, *, use: str = "IdToken") -> str:
-        """A token for ``username`` (created on first use) from the template's user pool."""
+    def account(self, name: str, *, use: str = "IdToken") -> str:
+        """A token for the account ``<name>@example.com`` (created on first use) from the
+        template's user pool, where players sign in with their email."""
         config = get_config()
         cognito = boto3.client("cognito-idp", region_name=config.region)
+        email = f"{name}@example.com"
         try:
-            cognito.admin_create_user(UserPoolId=config.user_pool_id, Username=username)
+            cognito.admin_create_user(
+                UserPoolId=config.user_pool_id, Username=email, MessageAction="SUPPRESS"
+            )
             cognito.admin_set_user_password(
                 UserPoolId=config.user_pool_id,
-                Username=username,
+                Username=email,
                 Password=ACCOUNT_PASSWORD,
                 Permanent=True,
             )
@@ -191,7 +195,7 @@ class Api:
         answer = cognito.initiate_auth(
             ClientId=config.user_pool_client_id,
             AuthFlow="USER_PASSWORD_AUTH",
-            AuthParameters={"USERNAME": username, "PASSWORD": ACCOUNT_PASSWORD},
+            AuthParameters={"USERNAME": email, "PASSWORD": ACCOUNT_PASSWORD},
         )
         return str(answer["AuthenticationResult"][use])
 
@@ -211,6 +215,9 @@ _CREDENTIALS = {
     "AWS_SECRET_ACCESS_KEY": "testing",
     "AWS_DEFAULT_REGION": REGION,
     "POWERTOOLS_TRACE_DISABLED": "true",
+    # moto checks TOTP codes only with this on (one secret for every user), as the local stack's
+    # embedded moto does: a wrong authenticator code is refused here as on AWS.
+    "MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP": "true",
 }
 
 

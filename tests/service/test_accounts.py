@@ -1,40 +1,72 @@
 """Accounts: Cognito tokens verified against the pool's JWKS; joining, invites, activation.
 
 Runs on the moto server, which publishes the pool's keys at ``<endpoint>/<pool>/.well-known/
-jwks.json`` the way Cognito does; the tokens are moto's real RS256 JWTs.
+jwks.json`` the way Cognito does; the tokens are moto's real RS256 JWTs. To show that each claim
+the API relies on is checked on its own, a real token's claims are changed one at a time and
+signed again with the key moto signs with (a copy signed unchanged is accepted, so a refusal is
+the changed claim's doing).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import base64
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import boto3
+import pytest
+from joserfc import jwt
+from joserfc.jwk import OctKey, RSAKey
 from mineduel_service import clock
 from mineduel_service.config import get_config
+from moto.utilities.utils import load_resource
 
 if TYPE_CHECKING:
     from conftest import Api
 
 PASSWORD = "Correct-Horse-42"
+MOTO_SIGNING_KEY = RSAKey.import_key(load_resource("cognitoidp/resources/jwks-private.json"))
+MOTO_KID = "dummy"  # the key id moto's JWKS publishes
+Claims = dict[str, Any]
 
 
-def sign_in(username: str, *, use: str = "IdToken") -> str:
-    """A token for ``username`` (created on first use) from the template's user pool."""
+def sign_in(name: str, *, use: str = "IdToken") -> str:
+    """A token for the account ``<name>@example.com`` (created on first use) from the
+    template's user pool, where players sign in with their email."""
     config = get_config()
     cognito = boto3.client("cognito-idp", region_name=config.region)
+    email = f"{name}@example.com"
     try:
-        cognito.admin_create_user(UserPoolId=config.user_pool_id, Username=username)
+        cognito.admin_create_user(
+            UserPoolId=config.user_pool_id, Username=email, MessageAction="SUPPRESS"
+        )
         cognito.admin_set_user_password(
-            UserPoolId=config.user_pool_id, Username=username, Password=PASSWORD, Permanent=True
+            UserPoolId=config.user_pool_id, Username=email, Password=PASSWORD, Permanent=True
         )
     except cognito.exceptions.UsernameExistsException:
         pass
     answer = cognito.initiate_auth(
         ClientId=config.user_pool_client_id,
         AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": username, "PASSWORD": PASSWORD},
+        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
     )
     return str(answer["AuthenticationResult"][use])
+
+
+def claims_of(token: str) -> dict[str, Any]:
+    """The token's claims, unverified (the test's own look at what it was given)."""
+    payload = token.split(".")[1]
+    decoded: dict[str, Any] = json.loads(
+        base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    )
+    return decoded
+
+
+def name_of(token: str) -> str:
+    """The account's Cognito username: with email sign-in an opaque id, never the email."""
+    claims = claims_of(token)
+    return str(claims.get("cognito:username") or claims["username"])
 
 
 def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
@@ -44,7 +76,8 @@ def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
     game = created.body
     assert game["status"] == "waiting" and game["turn"] is None
     assert [s["kind"] for s in game["seats"]] == ["account", "open"]
-    assert game["seats"][0]["name"] == "alice"
+    assert game["seats"][0]["name"] == name_of(alice)
+    assert "@" not in game["seats"][0]["name"]
 
     joined = served_api.call(
         "POST", f"/v1/games/{game['game_id']}/join", token=bob, body={"client_seed": "bob-1"}
@@ -52,7 +85,8 @@ def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
     assert joined.status == 200, joined.body
     active = joined.body
     assert active["status"] == "active" and active["turn"]["seat"] == 0
-    assert active["seats"][1]["name"] == "bob" and active["seats"][1]["client_seed"] == "bob-1"
+    assert active["seats"][1]["name"] == name_of(bob)
+    assert active["seats"][1]["client_seed"] == "bob-1"
     again = served_api.call("POST", f"/v1/games/{game['game_id']}/join", token=bob)
     assert again.status == 200 and again.body == active
 
@@ -69,9 +103,10 @@ def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
 
 
 def test_invites_reserve_seats_and_guests_cannot_join(served_api: Api) -> None:
-    alice = sign_in("alice")
+    alice, carol, bob = sign_in("alice"), sign_in("carol"), sign_in("bob")
+    invite = [name_of(carol)]
     game = served_api.call(
-        "POST", "/v1/games", token=alice, body={"seats": 3, "bots": 1, "invite": ["carol"]}
+        "POST", "/v1/games", token=alice, body={"seats": 3, "bots": 1, "invite": invite}
     ).body
     assert [s["kind"] for s in game["seats"]] == ["account", "open", "bot"]
     path = f"/v1/games/{game['game_id']}/join"
@@ -79,26 +114,92 @@ def test_invites_reserve_seats_and_guests_cannot_join(served_api: Api) -> None:
     assert dave.status == 409 and dave.error_code == "no-open-seat"
     guest = served_api.call("POST", path, token=served_api.guest())
     assert guest.status == 403 and guest.error_code == "guests-play-bots-only"
-    carol = served_api.call("POST", path, token=sign_in("carol"))
-    assert carol.status == 200 and carol.body["status"] == "active"
-    for invite in (["bob", "BOB"], ["alice"]):
+    joined = served_api.call("POST", path, token=carol)
+    assert joined.status == 200 and joined.body["status"] == "active"
+    for invite in ([name_of(bob), name_of(bob).upper()], [name_of(alice)]):
         body = {"seats": 3, "bots": 0, "invite": invite}
         refused = served_api.call("POST", "/v1/games", token=alice, body=body)
         assert refused.status == 422 and refused.error_code == "bad-invite"
 
 
-def test_bad_account_tokens_are_401(served_api: Api) -> None:
+def forge(claims: Claims, key: RSAKey | OctKey = MOTO_SIGNING_KEY, **header: str) -> str:
+    """``claims`` signed as moto signs its tokens (RS256, its key, its key id) unless told."""
+    return jwt.encode({"alg": "RS256", "kid": MOTO_KID, **header}, claims, key)
+
+
+def _without(claims: Claims, name: str) -> Claims:
+    return {k: v for k, v in claims.items() if k != name}
+
+
+def _for_client(claims: Claims, client_id: str) -> Claims:
+    audience = "client_id" if claims["token_use"] == "access" else "aud"
+    return {**claims, audience: client_id}
+
+
+def _swap_use(claims: Claims) -> Claims:
+    return {**claims, "token_use": "id" if claims["token_use"] == "access" else "access"}
+
+
+def _issuer(claims: Claims, old: str, new: str) -> Claims:
+    return {**claims, "iss": claims["iss"].replace(old, new)}
+
+
+CLAIM_CHANGES: dict[str, Callable[[Claims], Claims]] = {
+    "another app client": lambda c: _for_client(c, "7anotherappclient0000000000"),
+    "token_use refresh": lambda c: {**c, "token_use": "refresh"},
+    "no token_use": lambda c: _without(c, "token_use"),
+    "an id token passed off as an access token, or back": _swap_use,
+    "another pool's issuer": lambda c: {**c, "iss": c["iss"].rsplit("_", 1)[0] + "_AnotherPool"},
+    "the issuer in another region": lambda c: _issuer(c, "cognito-idp.", "cognito-idp.ap-south-1."),
+    "an http issuer": lambda c: _issuer(c, "https://", "http://"),
+    "expired a minute ago": lambda c: {**c, "exp": int(clock.now().timestamp()) - 60},
+    "no expiry": lambda c: _without(c, "exp"),
+    "no subject": lambda c: _without(c, "sub"),
+}
+
+
+@pytest.mark.parametrize("use", ["AccessToken", "IdToken"])
+def test_a_real_token_signed_again_unchanged_is_accepted(served_api: Api, use: str) -> None:
+    claims = claims_of(sign_in("ivan", use=use))
+    reply = served_api.call("POST", "/v1/games", token=forge(claims), body={})
+    assert reply.status == 201, reply.body
+    assert reply.body["seats"][0]["player_id"] == claims["sub"]
+
+
+@pytest.mark.parametrize("change", sorted(CLAIM_CHANGES))
+@pytest.mark.parametrize("use", ["AccessToken", "IdToken"])
+def test_each_checked_claim_refuses_a_token_on_its_own(
+    served_api: Api, use: str, change: str
+) -> None:
+    claims = CLAIM_CHANGES[change](claims_of(sign_in("ivan", use=use)))
+    reply = served_api.call("POST", "/v1/games", token=forge(claims), body={})
+    assert reply.status == 401, reply.body
+    assert reply.error_code == "unauthorized"
+
+
+def test_tokens_not_signed_by_the_pool_are_401(served_api: Api) -> None:
     token = sign_in("erin")
     header, payload, signature = token.split(".")
     flipped = signature[:-2] + ("AA" if signature[-2:] != "AA" else "BB")
-    for bad in (f"{header}.{payload}.{flipped}", f"{header}.{payload}.", "x.y.z"):
+    claims = claims_of(token)
+    unsigned = base64.urlsafe_b64encode(b'{"alg":"none","typ":"JWT"}').rstrip(b"=").decode()
+    forged = {
+        "a flipped signature": f"{header}.{payload}.{flipped}",
+        "no signature": f"{header}.{payload}.",
+        "alg none": f"{unsigned}.{payload}.",
+        "another RSA key under the pool's key id": forge(claims, RSAKey.generate_key(2048)),
+        "HS256 with a shared secret": forge(claims, OctKey.generate_key(256), alg="HS256"),
+        "a key id the pool does not publish": forge(claims, kid="rotated-away"),
+        "not a token at all": "x.y.z",
+    }
+    for what, bad in forged.items():
         reply = served_api.call("POST", "/v1/games", token=bad, body={})
-        assert reply.status == 401, reply.body
+        assert reply.status == 401, (what, reply.body)
 
 
 def test_an_expired_account_token_is_401(served_api: Api) -> None:
     token = sign_in("frank")
-    clock.advance(2 * 3600)  # moto's tokens live one hour
+    clock.advance(2 * 3600)  # moto's tokens live one hour, whatever the app client says
     reply = served_api.call("POST", "/v1/games", token=token, body={})
     assert reply.status == 401 and reply.error_code == "unauthorized"
 
@@ -115,11 +216,38 @@ def test_a_token_for_another_app_client_is_401(served_api: Api) -> None:
     answer = cognito.initiate_auth(
         ClientId=other,
         AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": "grace", "PASSWORD": PASSWORD},
+        AuthParameters={"USERNAME": "grace@example.com", "PASSWORD": PASSWORD},
     )
-    token = answer["AuthenticationResult"]["IdToken"]
-    reply = served_api.call("POST", "/v1/games", token=token, body={})
-    assert reply.status == 401
+    for use in ("IdToken", "AccessToken"):
+        token = answer["AuthenticationResult"][use]
+        reply = served_api.call("POST", "/v1/games", token=token, body={})
+        assert reply.status == 401, (use, reply.body)
+
+
+def test_a_token_of_another_user_pool_is_401(served_api: Api) -> None:
+    """moto signs every pool's tokens with one key: only the issuer and client tell them apart."""
+    config = get_config()
+    cognito = boto3.client("cognito-idp", region_name=config.region)
+    pool = cognito.create_user_pool(PoolName="someone-elses", UsernameAttributes=["email"])
+    pool_id = pool["UserPool"]["Id"]
+    client = cognito.create_user_pool_client(
+        UserPoolId=pool_id, ClientName="theirs", ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH"]
+    )["UserPoolClient"]["ClientId"]
+    cognito.admin_create_user(
+        UserPoolId=pool_id, Username="judy@example.com", MessageAction="SUPPRESS"
+    )
+    cognito.admin_set_user_password(
+        UserPoolId=pool_id, Username="judy@example.com", Password=PASSWORD, Permanent=True
+    )
+    answer = cognito.initiate_auth(
+        ClientId=client,
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": "judy@example.com", "PASSWORD": PASSWORD},
+    )["AuthenticationResult"]
+    assert claims_of(answer["AccessToken"])["iss"].endswith(pool_id)
+    for use in ("IdToken", "AccessToken"):
+        reply = served_api.call("POST", "/v1/games", token=answer[use], body={})
+        assert reply.status == 401, (use, reply.body)
 
 
 def test_three_players_two_miss_their_deadlines(served_api: Api) -> None:

@@ -3,6 +3,7 @@ local stack provisions exactly what it declares."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 import boto3
@@ -108,7 +109,60 @@ def test_the_table_key_and_pool_are_provisioned_as_declared(stack: LocalStack) -
     client = cognito.describe_user_pool_client(
         UserPoolId=config.user_pool_id, ClientId=config.user_pool_client_id
     )["UserPoolClient"]
-    assert "ALLOW_USER_PASSWORD_AUTH" in client["ExplicitAuthFlows"]
+    declared = load_template().resources["UserPoolClient"]["Properties"]
+    assert client["ExplicitAuthFlows"] == declared["ExplicitAuthFlows"]
+    pool = cognito.describe_user_pool(UserPoolId=config.user_pool_id)["UserPool"]
+    assert pool["UsernameAttributes"] == ["email"]
+    assert pool["UserPoolTier"] == "ESSENTIALS"
+    assert pool["Policies"]["SignInPolicy"]["AllowedFirstAuthFactors"] == ["PASSWORD", "WEB_AUTHN"]
+    mfa = cognito.get_user_pool_mfa_config(UserPoolId=config.user_pool_id)
+    assert mfa["MfaConfiguration"] == "OPTIONAL"
+    assert mfa["SoftwareTokenMfaConfiguration"] == {"Enabled": True}
+
+
+def test_the_user_pool_takes_email_sign_up_optional_totp_and_passkeys() -> None:
+    """Read from the template, because moto keeps these settings but cannot act on WebAuthn."""
+    template = load_template()
+    pool = template.resources["UserPool"]["Properties"]
+    assert pool["UsernameAttributes"] == ["email"]
+    assert pool["UsernameConfiguration"] == {"CaseSensitive": False}
+    assert pool["AutoVerifiedAttributes"] == ["email"]
+    assert pool["VerificationMessageTemplate"]["DefaultEmailOption"] == "CONFIRM_WITH_CODE"
+    assert pool["MfaConfiguration"] == "OPTIONAL"
+    assert pool["EnabledMfas"] == ["SOFTWARE_TOKEN_MFA"]
+    assert pool["UserPoolTier"] == "ESSENTIALS"  # passkeys and the sign-in policy need it
+    assert pool["WebAuthnRelyingPartyID"] == {"Ref": "PasskeyRelyingPartyId"}
+    assert "Default" not in template.body["Parameters"]["PasskeyRelyingPartyId"]
+    assert pool["WebAuthnUserVerification"] == "required"
+    assert pool["WebAuthnFactorConfiguration"] == "MULTI_FACTOR_WITH_USER_VERIFICATION"
+    factors = pool["Policies"]["SignInPolicy"]["AllowedFirstAuthFactors"]
+    assert set(factors) == {"PASSWORD", "WEB_AUTHN"}
+
+    client = template.resources["UserPoolClient"]["Properties"]
+    assert client["UserPoolId"] == {"Ref": "UserPool"}
+    assert client["GenerateSecret"] is False  # apps and the CLI cannot keep a secret
+    assert set(client["ExplicitAuthFlows"]) == {
+        "ALLOW_USER_AUTH",
+        "ALLOW_USER_SRP_AUTH",
+        "ALLOW_USER_PASSWORD_AUTH",
+        "ALLOW_REFRESH_TOKEN_AUTH",
+    }
+    assert client["PreventUserExistenceErrors"] == "ENABLED"
+    units = client["TokenValidityUnits"]
+    assert (client["AccessTokenValidity"], units["AccessToken"]) == (60, "minutes")
+    assert (client["IdTokenValidity"], units["IdToken"]) == (60, "minutes")
+    assert (client["RefreshTokenValidity"], units["RefreshToken"]) == (30, "days")
+    assert 3 <= client["AuthSessionValidity"] <= 15
+
+
+def test_the_client_config_output_names_the_provisioned_pool(stack: LocalStack) -> None:
+    config = get_config()
+    assert json.loads(stack.outputs["ClientConfig"]) == {
+        "region": config.region,
+        "user_pool_id": config.user_pool_id,
+        "user_pool_client_id": config.user_pool_client_id,
+        "api_url": stack.outputs["ApiUrl"],
+    }
 
 
 def test_the_expiry_target_is_the_expiry_function(stack: LocalStack) -> None:

@@ -189,19 +189,19 @@ def _expect(reply: Reply, status: int) -> None:
         raise AssertionError(f"expected {status}, got {reply.status}: {reply.body[:300]!r}")
 
 
-def _account_token(username: str) -> str:
-    """An id token for a new account in the stack's user pool (moto's Cognito)."""
+def _account_token(name: str) -> str:
+    """An id token for a new account, ``<name>@example.com``, in the stack's user pool
+    (moto's Cognito), where players sign in with their email."""
     idp = boto3.client("cognito-idp")
     pool, app_client = os.environ["USER_POOL_ID"], os.environ["USER_POOL_CLIENT_ID"]
+    email = f"{name}@example.com"
     password = f"Aa1-{secrets.token_urlsafe(16)}"  # meets the template's password policy
-    idp.admin_create_user(UserPoolId=pool, Username=username, MessageAction="SUPPRESS")
-    idp.admin_set_user_password(
-        UserPoolId=pool, Username=username, Password=password, Permanent=True
-    )
+    idp.admin_create_user(UserPoolId=pool, Username=email, MessageAction="SUPPRESS")
+    idp.admin_set_user_password(UserPoolId=pool, Username=email, Password=password, Permanent=True)
     answer = idp.initiate_auth(
         ClientId=app_client,
         AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": username, "PASSWORD": password},
+        AuthParameters={"USERNAME": email, "PASSWORD": password},
     )
     token: str = answer["AuthenticationResult"]["IdToken"]
     return token

@@ -45,6 +45,8 @@ def banner(url: str, endpoint_url: str, embedded: bool) -> str:
             "         -H 'content-type: application/json' -d '{}'",
             "  Move the local clock 90 s on (deadlines fire):",
             f"    curl -s -X POST {url}/_local/clock -d '{{\"advance_s\": 90}}'",
+            "  An account (Cognito on moto; the pool and client: GET /_local/config):",
+            f"    .venv/bin/mineduel account sign-up --api {url} --email you@example.com",
             "  Ctrl-C stops.",
         ]
     )

@@ -22,6 +22,9 @@ from .template import ROOT_TEMPLATE, Template, TemplateError, load_template
 
 ACCOUNT_ID = "123456789012"
 DEFAULT_STACK = "mineduel-local"
+# What the local stack deploys with for parameters that have no default (a deployment must
+# choose them): passkeys on the local stack could only ever be used from localhost.
+LOCAL_PARAMETERS = {"PasskeyRelyingPartyId": "localhost"}
 _SUB_VAR = re.compile(r"\$\{([^}!][^}]*)\}")
 
 
@@ -42,6 +45,7 @@ class LocalStack:
     stack_name: str
     resources: dict[str, Physical]
     environments: dict[str, dict[str, str]]
+    outputs: dict[str, str] = field(default_factory=dict)
 
     @property
     def function_arns(self) -> dict[str, str]:
@@ -100,7 +104,11 @@ def provision(
         | {"AWS_REGION": region, "AWS_DEFAULT_REGION": region}
         for logical_id, fn in template.functions.items()
     }
-    return LocalStack(template, region, stack_name, builder.created, environments)
+    outputs = {
+        name: str(builder.resolve(spec["Value"]))
+        for name, spec in template.body.get("Outputs", {}).items()
+    }
+    return LocalStack(template, region, stack_name, builder.created, environments, outputs)
 
 
 class _Builder:
@@ -181,8 +189,12 @@ class _Builder:
     def _ref(self, name: str) -> str:
         if name in self._pseudo:
             return self._pseudo[name]
+        if name in LOCAL_PARAMETERS:
+            return LOCAL_PARAMETERS[name]
         defaults = self.template.parameter_defaults
         if name in defaults:
+            if defaults[name] is None:
+                raise TemplateError(f"parameter {name} has no default and no local value")
             return str(defaults[name])
         return self.ensure(name).ref
 
@@ -285,11 +297,27 @@ class _Builder:
         return Physical(name, {"Arn": role["Arn"], "RoleId": role["RoleId"]})
 
     def _user_pool(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        """CreateUserPool with the template's settings, then SetUserPoolMfaConfig for TOTP and
+        passkeys, the two calls a deployment makes. moto keeps what CreateUserPool is given and
+        returns it from DescribeUserPool, but acts on little of it (docs/accounts.md)."""
         p = self._props(props)
         kwargs = {k: p[k] for k in _USER_POOL_KEYS if k in p}
-        pool = self._client("cognito-idp").create_user_pool(
+        cognito = self._client("cognito-idp")
+        pool = cognito.create_user_pool(
             PoolName=p.get("UserPoolName") or f"{self.stack_name}-{logical_id}", **kwargs
         )["UserPool"]
+        mfa: dict[str, Any] = {}
+        if "SOFTWARE_TOKEN_MFA" in p.get("EnabledMfas", []):
+            mfa["SoftwareTokenMfaConfiguration"] = {"Enabled": True}
+        webauthn = {
+            api_name: p[cfn_name] for cfn_name, api_name in _WEBAUTHN_KEYS.items() if cfn_name in p
+        }
+        if webauthn:
+            mfa["WebAuthnConfiguration"] = webauthn
+        if mfa:
+            cognito.set_user_pool_mfa_config(
+                UserPoolId=pool["Id"], MfaConfiguration=p.get("MfaConfiguration", "OFF"), **mfa
+            )
         return Physical(
             pool["Id"],
             {
@@ -394,10 +422,33 @@ class _Builder:
         return Physical(self._arn("lambda", f"layer:{logical_id}:1"))
 
 
+# AWS::Cognito::UserPool properties that CreateUserPool takes under the same name. MFA and
+# passkeys go to SetUserPoolMfaConfig instead (EnabledMfas, WebAuthn*), as CloudFormation does.
 _USER_POOL_KEYS = (
+    "UserPoolTier",
     "Policies",
-    "AutoVerifiedAttributes",
     "UsernameAttributes",
     "UsernameConfiguration",
+    "AutoVerifiedAttributes",
+    "VerificationMessageTemplate",
+    "UserAttributeUpdateSettings",
+    "AccountRecoverySetting",
+    "MfaConfiguration",
+    "DeletionProtection",
 )
-_USER_POOL_CLIENT_KEYS = ("GenerateSecret", "ExplicitAuthFlows", "PreventUserExistenceErrors")
+_WEBAUTHN_KEYS = {
+    "WebAuthnRelyingPartyID": "RelyingPartyId",
+    "WebAuthnUserVerification": "UserVerification",
+    "WebAuthnFactorConfiguration": "FactorConfiguration",
+}
+_USER_POOL_CLIENT_KEYS = (
+    "GenerateSecret",
+    "ExplicitAuthFlows",
+    "PreventUserExistenceErrors",
+    "EnableTokenRevocation",
+    "AccessTokenValidity",
+    "IdTokenValidity",
+    "RefreshTokenValidity",
+    "TokenValidityUnits",
+    "AuthSessionValidity",
+)

@@ -1,4 +1,5 @@
-"""The local stack's HTTP face: the API's routes plus ``/openapi.json``, ``/docs`` and the clock.
+"""The local stack's HTTP face: the API's routes plus ``/openapi.json``, ``/docs``, the clock and
+the client configuration (``/_local/config``).
 
 :class:`LocalApi` turns one :class:`HttpRequest` into one :class:`HttpResponse` and knows no
 sockets, so it can be read (and reasoned about) as API Gateway's behaviour alone;
@@ -12,7 +13,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -30,6 +31,7 @@ from .routing import Router
 LOG = logging.getLogger("mineduel-local")
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # HTTP API's request payload quota
 CLOCK_PATH = "/_local/clock"
+CONFIG_PATH = "/_local/config"
 OPENAPI_PATH = "/openapi.json"
 DOCS_PATH = "/docs"
 
@@ -65,6 +67,7 @@ class LocalApi:
         clock: LocalClock,
         cors: Cors | None = None,
         lambdas: LocalLambda | None = None,
+        client_config: Mapping[str, str] | None = None,
     ) -> None:
         self._router = router
         self._lambdas = lambdas
@@ -72,6 +75,7 @@ class LocalApi:
         self._openapi = openapi_document
         self._clock = clock
         self._cors = cors
+        self._client_config = dict(client_config or {})
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         """Answer one request as the deployed API would, or from a local-only extra."""
@@ -114,9 +118,22 @@ class LocalApi:
             return HttpResponse(200, [("content-type", content_type)], content)
         if path == CLOCK_PATH:
             return self._clock_request(request)
+        if path == CONFIG_PATH:
+            return self._config_request(request)
         if self._lambdas is not None:
             return self._lambdas.handle(request)
         return None
+
+    def _config_request(self, request: HttpRequest) -> HttpResponse:
+        """``GET``: where the stack's AWS is and which user pool and app client to sign in with.
+
+        Readable from any origin, so a web client served elsewhere can find the pool.
+        """
+        if request.method.upper() != "GET":
+            return _local_error(405, "method-not-allowed", "Use GET on the local configuration.")
+        if not self._client_config:
+            return gateway_error(404, "Not Found")
+        return _json(200, self._client_config, [("access-control-allow-origin", "*")])
 
     def _clock_request(self, request: HttpRequest) -> HttpResponse:
         """``GET`` reads the clock; ``POST {"advance_s": N}`` moves it on and fires what is due."""

@@ -34,6 +34,9 @@ DEFAULT_REGION = "us-east-1"
 SCHEDULE_GROUP_TYPE = "AWS::Scheduler::ScheduleGroup"
 # moto accepts any credentials; these keep boto3 from looking for real ones.
 _LOCAL_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
+# The embedded moto checks TOTP codes only with this set (all its users share one secret), so
+# a wrong authenticator code is refused locally as on AWS. Set it to "false" to accept any code.
+_MOTO_SETTINGS = {"MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP": "true"}
 
 
 def schedule_groups_of(stack: LocalStack) -> list[str]:
@@ -127,11 +130,20 @@ def start_local_stack(
         os.environ["AWS_DEFAULT_REGION"] = region
         endpoint = os.environ.get("AWS_ENDPOINT_URL")
         if not endpoint:
+            for name, value in _MOTO_SETTINGS.items():
+                os.environ.setdefault(name, value)
             moto = EmbeddedMoto(host="127.0.0.1").start()
             stoppers.append(moto.stop)
             endpoint = os.environ["AWS_ENDPOINT_URL"] = moto.endpoint_url
         provisioned = provision(template_path, region=region, stack_name=stack_name)
         provisioned.export_environment()
+        functions_env = provisioned.merged_environment()
+        client_config = {
+            "region": region,
+            "aws_endpoint": endpoint,
+            "user_pool_id": functions_env["USER_POOL_ID"],
+            "user_pool_client_id": functions_env["USER_POOL_CLIENT_ID"],
+        }
 
         pool = EnvironmentPool(provisioned)
         lambdas = LocalLambda(provisioned, pool.invoke)
@@ -147,6 +159,7 @@ def start_local_stack(
             LocalClock(now=clock.now, advance=clock.advance, fire_due=loop.run_now),
             Cors.from_template(provisioned.template.resources),
             lambdas,
+            client_config,
         )
         server = make_http_server(api, host, port)
         bound_host, bound_port = server.server_address[:2]
