@@ -19,7 +19,7 @@ from typing import Any
 from mineduel_engine import rules_for
 from mineduel_engine.errors import IllegalMove
 
-from . import clock, store
+from . import clock, results, store
 from .deadlines import overdue
 from .errors import conflict, from_engine
 from .identity import credential, seat_of
@@ -123,7 +123,8 @@ def expire_turn(game_id: str, move_count: int | None = None, deadline: str | Non
 
 
 def sweep(limit_per_shard: int = 100) -> dict[str, int]:
-    """End every game whose time is up, through ``expire_turn``; the outcomes counted.
+    """End every game whose time is up, through ``expire_turn``, and apply every finished
+    game's result still pending (``results``); the outcomes counted.
 
     The deadline index is eventually consistent, so a game it lists may have moved on: each
     one is re-read and checked by ``expire_turn`` itself. One game's failure never stops the
@@ -141,6 +142,7 @@ def sweep(limit_per_shard: int = 100) -> dict[str, int]:
                     "sweep could not expire a game",
                     extra={"game_id": game_id, "error": type(exc).__name__},
                 )
+    outcomes.update(results.apply_pending())
     if outcomes["timed-out"] or outcomes["bots-moved"]:
         count("SweptGames", outcomes["timed-out"] + outcomes["bots-moved"])
     if outcomes["failed"]:

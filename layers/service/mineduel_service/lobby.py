@@ -12,7 +12,7 @@ from typing import Any
 from mineduel_engine import Settings, commitment, rules_for
 from mineduel_engine.bot import BOT_LEVELS
 
-from . import auth, clock, crypto, store
+from . import auth, clock, crypto, store, writes
 from .deadlines import deadline_after
 from .errors import conflict, forbidden, invalid
 from .identity import authenticate
@@ -50,7 +50,7 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
         created_at=clock.iso(now),
         deadline=deadline_after(now, request.move_deadline_s) if active else None,
     )
-    store.write_game(record, None)
+    writes.persist(record, None)
     follow_schedule(None, record)
     count("GamesCreated")
     logger.info("game created", extra={"game_id": game_id, "seats": request.seats})
@@ -130,7 +130,7 @@ def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str
             version=record.version + 1,
         )
         try:
-            store.write_game(after, record)
+            writes.persist(after, record)
         except store.WriteConflict:
             continue
         follow_schedule(record, after)

@@ -55,6 +55,8 @@ class GameRecord:
     seed_hex: str | None = field(default=None, repr=False)
     lapses_at: str | None = None
     ended_at: str | None = None
+    results_pending: bool = False
+    rematch_of: str | None = None
 
     @property
     def due_at(self) -> str | None:
@@ -70,6 +72,31 @@ class GameRecord:
     def settings(self) -> Settings:
         """The game's fixed settings."""
         return self.state.settings
+
+    @property
+    def player_seats(self) -> dict[int, str]:
+        """Seat number -> player id of every seat a person holds (accounts and guests)."""
+        return {
+            i: seat.player_id
+            for i, seat in enumerate(self.seats)
+            if seat.kind in ("account", "guest") and seat.player_id
+        }
+
+    @property
+    def invited(self) -> dict[int, str]:
+        """Seat number -> player id of every open seat reserved for an invited player."""
+        return {
+            i: seat.reserved_id
+            for i, seat in enumerate(self.seats)
+            if seat.kind == "open" and seat.reserved_id
+        }
+
+    @property
+    def in_lobby(self) -> bool:
+        """A waiting game with a seat anybody may take (open and not reserved)."""
+        return self.status == "waiting" and any(
+            seat.kind == "open" and not seat.reserved_id for seat in self.seats
+        )
 
     @property
     def client_seeds(self) -> list[str]:
@@ -94,6 +121,7 @@ class GameRecord:
                 "seed": self.seed_hex,
                 "lapses_at": self.lapses_at,
                 "ended_at": self.ended_at,
+                "rematch_of": self.rematch_of,
             },
             separators=(",", ":"),
         )
@@ -108,6 +136,7 @@ class GameRecord:
         deadline: str | None,
         version: int,
         seed_ciphertext: bytes,
+        results_pending: bool = False,
     ) -> GameRecord:
         """Rebuild a record from its stored parts."""
         data = json.loads(body)
@@ -127,4 +156,6 @@ class GameRecord:
             seed_hex=data.get("seed"),
             lapses_at=data.get("lapses_at"),
             ended_at=data.get("ended_at"),
+            results_pending=results_pending,
+            rematch_of=data.get("rematch_of"),
         )

@@ -38,6 +38,9 @@ DEADLINE_SHARDS = 32
 partition key for all games would cap the whole service at one index partition's write rate
 (docs/scale.md). Fixed for the table's life: changing it would strand items in old shards."""
 CONFLICT_RETRIES = 4
+LOBBY_INDEX = "lobby"
+PENDING_INDEX = "pending"
+PENDING_SHARDS = 8
 
 
 class WriteConflict(Exception):
@@ -126,6 +129,34 @@ def game_item(record: GameRecord) -> dict[str, Any]:
         "body": {"S": record.body_json()},
         "seed_ct": {"B": record.seed_ciphertext},
         **_deadline_index(record),
+        **_lobby_index(record),
+        **_pending_index(record),
+    }
+
+
+def _lobby_index(record: GameRecord) -> dict[str, Any]:
+    """``lobby``/``lobby_at`` while anybody may join the game (the sparse ``lobby`` index)."""
+    if not record.in_lobby:
+        return {}
+    return {
+        "lobby": {"S": f"LOBBY#{record.settings.variant}"},
+        "lobby_at": {"S": f"{record.created_at}#{record.game_id}"},
+    }
+
+
+def pending_shard(game_id: str) -> str:
+    """The ``pending`` index partition of a game (stable: a hash of its id)."""
+    digest = hashlib.sha256(game_id.encode("utf-8")).digest()
+    return f"PENDING#{digest[2] % PENDING_SHARDS}"
+
+
+def _pending_index(record: GameRecord) -> dict[str, Any]:
+    """``pending_shard``/``pending_at`` while the finished game's result is not applied yet."""
+    if not record.results_pending:
+        return {}
+    return {
+        "pending_shard": {"S": pending_shard(record.game_id)},
+        "pending_at": {"S": f"{record.ended_at or ''}#{record.game_id}"},
     }
 
 
@@ -153,6 +184,7 @@ def parse_game(game_id: str, item: dict[str, Any]) -> GameRecord:
         deadline=item["deadline"]["S"] or None,
         version=int(item["version"]["N"]),
         seed_ciphertext=bytes(item["seed_ct"]["B"]),
+        results_pending="pending_shard" in item,
     )
 
 
@@ -322,6 +354,30 @@ def due_games(shard: str, until: str, limit: int = 100) -> Iterator[str]:
         if not last:
             return
         request["ExclusiveStartKey"] = last
+
+
+def pending_games(shard: str, limit: int = 100) -> Iterator[str]:
+    """Ids of the finished games in ``pending`` index ``shard`` (oldest first)."""
+    request: dict[str, Any] = {
+        "TableName": _table(),
+        "IndexName": PENDING_INDEX,
+        "KeyConditionExpression": "pending_shard = :shard",
+        "ExpressionAttributeValues": {":shard": {"S": shard}},
+        "Limit": limit,
+    }
+    while True:
+        answer = aws.dynamodb().query(**request)
+        for item in answer.get("Items", []):
+            yield item["pk"]["S"].removeprefix("GAME#")
+        last = answer.get("LastEvaluatedKey")
+        if not last:
+            return
+        request["ExclusiveStartKey"] = last
+
+
+def pending_shards() -> list[str]:
+    """Every partition of the ``pending`` index."""
+    return [f"PENDING#{n}" for n in range(PENDING_SHARDS)]
 
 
 def deadline_shards() -> list[str]:

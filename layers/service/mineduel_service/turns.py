@@ -13,7 +13,7 @@ from typing import Any
 
 from mineduel_engine import Field, GameState, Move, rules_for
 
-from . import clock, crypto, scheduling, store
+from . import clock, crypto, results, scheduling, store, writes
 from .bots import bot_replies, bot_to_move
 from .deadlines import deadline_after
 from .observability import count, logger
@@ -96,6 +96,7 @@ def conclude(
         version=record.version + 1,
         seed_hex=seed.hex() if finished and seed is not None else None,
         ended_at=clock.iso(now) if finished else None,
+        results_pending=finished and bool(record.player_seats),
     )
     at = clock.iso(now)
     return after, [move_view(move, at) for move in moves]
@@ -135,7 +136,7 @@ def store_outcome(
     deadline at ``now`` while a bot is to move: if the process dies between two writes, the
     sweeper finds the game due and plays on from there.
     """
-    store.write_game(after, before, moves, idempotency)
+    writes.persist(after, before, moves, idempotency)
     written = list(moves)
     last = after
     while bot_to_move(last.state, _kinds(last)) is not None:
@@ -143,13 +144,26 @@ def store_outcome(
             seed = crypto.decrypt_seed(last.seed_ciphertext, last.game_id)
         following, more = conclude(last, last.state, [], now, seed)
         try:
-            store.write_game(following, last, more)
+            writes.persist(following, last, more)
         except store.WriteConflict:
             break  # someone else is playing this game on; their write stands
         written.extend(more)
         last = following
     follow_schedule(before, last)
+    if last.results_pending:
+        _apply_result(last)
     return last, written
+
+
+def _apply_result(record: GameRecord) -> None:
+    """Count the game that just ended into its players' statistics now; if that fails, the
+    game stays pending and the sweeper counts it within a minute."""
+    try:
+        results.apply(record)
+    except Exception as exc:
+        logger.warning(
+            "result not applied", extra={"game_id": record.game_id, "error": type(exc).__name__}
+        )
 
 
 def follow_schedule(before: GameRecord | None, after: GameRecord) -> None:

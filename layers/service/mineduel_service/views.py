@@ -70,3 +70,32 @@ def etag(body: Any) -> str:
         json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")
     ).hexdigest()
     return f'"{digest[:32]}"'
+
+
+def game_summary(record: GameRecord, my_seat: int | None = None) -> dict[str, Any]:
+    """api.md's GameSummary: who sits where, how far it is, and the caller's seat (if any)."""
+    state = record.state
+    result = state.result
+    active = record.status == "active" and state.turn is not None and record.deadline
+    return {
+        "game_id": record.game_id,
+        "variant": record.settings.variant,
+        "status": record.status,
+        "created_at": record.created_at,
+        "ended_at": record.ended_at,
+        "rated": record.rated,
+        "seats": [
+            {
+                "seat": i,
+                "player_id": seat.player_id,
+                "name": seat.name,
+                "kind": seat.kind,
+                "mines": public.mines,
+                "place": result.places[i] if result else None,
+            }
+            for i, (seat, public) in enumerate(zip(record.seats, state.seats, strict=True))
+        ],
+        "turn": {"seat": state.turn, "deadline": record.deadline} if active else None,
+        "move_count": state.move_count,
+        "my_seat": my_seat,
+    }

@@ -1,0 +1,253 @@
+"""Players as the service keeps them: a profile (username, avatar, settings, statistics) per
+account or guest, and the username items that make names unique without regard to case.
+
+Statistics are counted when a game's result is applied (``results``), exactly once per game;
+the profile's ``version`` is what makes that safe when two of a player's games end at once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Literal
+
+from . import aws, clock
+from .config import get_config
+
+PlayerKind = Literal["account", "guest"]
+USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+RESERVED_USERNAMES = frozenset(
+    {
+        "admin",
+        "administrator",
+        "anonymous",
+        "bot",
+        "bots",
+        "guest",
+        "guests",
+        "me",
+        "mineduel",
+        "moderator",
+        "null",
+        "root",
+        "support",
+        "system",
+        "undefined",
+    }
+)
+MONTHS_KEPT = 12
+DEFAULT_SETTINGS: dict[str, bool] = {"leaderboard": False, "spectators": True}
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A player's counted results. A draw is a shared first place."""
+
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    mines_total: int = 0
+    mines_best: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    months: dict[str, list[int]] = field(default_factory=dict)
+    """``"YYYY-MM"`` -> ``[games, wins]``, the last ``MONTHS_KEPT`` months with games."""
+
+    def counted(self, *, won: bool, drew: bool, mines: int, month: str) -> Stats:
+        """These statistics with one more finished game."""
+        months = {k: list(v) for k, v in self.months.items()}
+        games, wins = months.get(month, [0, 0])
+        months[month] = [games + 1, wins + (1 if won else 0)]
+        kept = dict(sorted(months.items())[-MONTHS_KEPT:])
+        streak = self.streak + 1 if won else 0
+        return Stats(
+            games=self.games + 1,
+            wins=self.wins + (1 if won else 0),
+            losses=self.losses + (0 if won or drew else 1),
+            draws=self.draws + (1 if drew else 0),
+            mines_total=self.mines_total + mines,
+            mines_best=max(self.mines_best, mines),
+            streak=streak,
+            best_streak=max(self.best_streak, streak),
+            months=kept,
+        )
+
+    def merged(self, other: Stats) -> Stats:
+        """These statistics and ``other``'s together (a guest's, claimed by an account).
+
+        Streaks cannot be interleaved game by game, so the longer best streak is kept and the
+        current streak stays this player's own.
+        """
+        months = {k: list(v) for k, v in self.months.items()}
+        for month, (games, wins) in other.months.items():
+            mine = months.get(month, [0, 0])
+            months[month] = [mine[0] + games, mine[1] + wins]
+        return Stats(
+            games=self.games + other.games,
+            wins=self.wins + other.wins,
+            losses=self.losses + other.losses,
+            draws=self.draws + other.draws,
+            mines_total=self.mines_total + other.mines_total,
+            mines_best=max(self.mines_best, other.mines_best),
+            streak=self.streak,
+            best_streak=max(self.best_streak, other.best_streak),
+            months=dict(sorted(months.items())[-MONTHS_KEPT:]),
+        )
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One player's profile item."""
+
+    player_id: str
+    kind: PlayerKind
+    created_at: str
+    username: str | None = None
+    avatar: str | None = None
+    settings: dict[str, bool] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
+    stats: Stats = field(default_factory=Stats)
+    version: int = 0
+    claimed_by: str | None = None
+    """For a guest whose games an account claimed: that account (results now count there)."""
+
+    @property
+    def display_name(self) -> str:
+        """The name seats show: the username, or a stand-in until one is chosen."""
+        if self.username:
+            return self.username
+        if self.kind == "guest":
+            return f"Guest {self.player_id.removeprefix('guest-')[:6]}"
+        return f"Player {self.player_id.replace('-', '')[:6]}"
+
+    def evolve(self, **changes: Any) -> Profile:
+        """A copy with ``changes``."""
+        return replace(self, **changes)
+
+
+def new_profile(player_id: str, kind: PlayerKind) -> Profile:
+    """A player's first profile (no username yet)."""
+    return Profile(player_id=player_id, kind=kind, created_at=clock.iso(clock.now()))
+
+
+def profile_key(player_id: str) -> dict[str, Any]:
+    """The profile item's key."""
+    return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": "PROFILE"}}
+
+
+def username_key(username: str) -> dict[str, Any]:
+    """The username item's key: the name case-folded, so names are unique without regard to
+    case."""
+    return {"pk": {"S": f"USERNAME#{username.casefold()}"}, "sk": {"S": "USERNAME"}}
+
+
+def profile_item(profile: Profile) -> dict[str, Any]:
+    """The profile's DynamoDB item."""
+    body = {
+        "kind": profile.kind,
+        "created_at": profile.created_at,
+        "username": profile.username,
+        "avatar": profile.avatar,
+        "settings": profile.settings,
+        "stats": asdict(profile.stats),
+        "claimed_by": profile.claimed_by,
+    }
+    return {
+        **profile_key(profile.player_id),
+        "version": {"N": str(profile.version)},
+        "body": {"S": json.dumps(body, separators=(",", ":"))},
+    }
+
+
+def parse_profile(player_id: str, item: dict[str, Any]) -> Profile:
+    """A profile from its item."""
+    body = json.loads(item["body"]["S"])
+    return Profile(
+        player_id=player_id,
+        kind=body["kind"],
+        created_at=body["created_at"],
+        username=body.get("username"),
+        avatar=body.get("avatar"),
+        settings={**DEFAULT_SETTINGS, **body.get("settings", {})},
+        stats=Stats(**body.get("stats", {})),
+        version=int(item["version"]["N"]),
+        claimed_by=body.get("claimed_by"),
+    )
+
+
+def _table() -> str:
+    return get_config().table_name
+
+
+def get_profile(player_id: str) -> Profile | None:
+    """The player's profile (consistent read); None before the player's first game or visit."""
+    found = aws.dynamodb().get_item(
+        TableName=_table(), Key=profile_key(player_id), ConsistentRead=True
+    ).get("Item")
+    return parse_profile(player_id, found) if found else None
+
+
+def get_profiles(player_ids: list[str]) -> dict[str, Profile]:
+    """Several profiles in one consistent ``BatchGetItem`` (missing ones left out)."""
+    wanted = list(dict.fromkeys(player_ids))
+    if not wanted:
+        return {}
+    request: dict[str, Any] = {
+        _table(): {"Keys": [profile_key(p) for p in wanted], "ConsistentRead": True}
+    }
+    found: dict[str, Profile] = {}
+    while request:
+        answer = aws.dynamodb().batch_get_item(RequestItems=request)
+        for item in answer.get("Responses", {}).get(_table(), []):
+            player_id = item["pk"]["S"].removeprefix("PLAYER#")
+            found[player_id] = parse_profile(player_id, item)
+        request = answer.get("UnprocessedKeys") or {}
+    return found
+
+
+def owner_of(username: str) -> str | None:
+    """The player id that owns ``username`` (any case), or None."""
+    found = aws.dynamodb().get_item(
+        TableName=_table(), Key=username_key(username), ConsistentRead=True
+    ).get("Item")
+    return found["player_id"]["S"] if found else None
+
+
+def profile_put(profile: Profile, previous: Profile | None) -> dict[str, Any]:
+    """A transaction's ``Put`` of ``profile``, conditioned on ``previous`` being what is stored
+    (its version), or on there being no profile yet."""
+    put: dict[str, Any] = {"TableName": _table(), "Item": profile_item(profile)}
+    if previous is None:
+        put["ConditionExpression"] = "attribute_not_exists(pk)"
+    else:
+        put["ConditionExpression"] = "version = :v"
+        put["ExpressionAttributeValues"] = {":v": {"N": str(previous.version)}}
+    return {"Put": put}
+
+
+def username_claim(username: str, player_id: str) -> dict[str, Any]:
+    """A transaction's ``Put`` that takes ``username`` for ``player_id`` (fails if taken)."""
+    return {
+        "Put": {
+            "TableName": _table(),
+            "Item": {
+                **username_key(username),
+                "player_id": {"S": player_id},
+                "username": {"S": username},
+            },
+            "ConditionExpression": "attribute_not_exists(pk)",
+        }
+    }
+
+
+def username_release(username: str, player_id: str) -> dict[str, Any]:
+    """A transaction's ``Delete`` that frees ``username`` (only if ``player_id`` holds it)."""
+    return {
+        "Delete": {
+            "TableName": _table(),
+            "Key": username_key(username),
+            "ConditionExpression": "player_id = :p",
+            "ExpressionAttributeValues": {":p": {"S": player_id}},
+        }
+    }
