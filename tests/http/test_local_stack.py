@@ -224,7 +224,7 @@ def test_what_the_template_does_not_route_gets_api_gateways_answers(
     client = ApiClient(http_transport(stack.url))
     missing = client.call("GET", "/v1/games")
     assert (missing.status, missing.json()) == (404, {"message": "Not Found"})
-    assert client.call("DELETE", "/v1/games/x").status == 404
+    assert client.call("PATCH", "/v1/games/x").status == 404
     assert client.call("GET", "/docs/not-an-asset.js").status == 404
 
 

@@ -41,7 +41,7 @@ def test_every_template_route_reaches_its_function(
     ("method", "path"),
     [
         ("GET", "/v1/games"),
-        ("DELETE", "/v1/games/g-1"),
+        ("PATCH", "/v1/games/g-1"),
         ("GET", "/v1/games/g-1/moves/3"),
         ("GET", "/v1"),
         ("GET", "/v1/games//verify"),

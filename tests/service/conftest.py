@@ -199,6 +199,13 @@ class Api:
         )
         return str(answer["AuthenticationResult"][use])
 
+    def player(self, username: str, *, use: str = "IdToken") -> str:
+        """A token for an account that has taken ``username`` (``<username>@example.com``)."""
+        token = self.account(username.lower(), use=use)
+        reply = self.call("PUT", "/v1/me", token=token, body={"username": username})
+        assert reply.status == 200, reply.body
+        return token
+
     def sweep(self) -> dict[str, int]:
         """Run the deadline sweeper once, as its minute schedule would."""
         result = self.invoker.invoke("SweepDeadlinesFunction", {})

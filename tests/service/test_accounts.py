@@ -70,14 +70,13 @@ def name_of(token: str) -> str:
 
 
 def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
-    alice, bob = sign_in("alice"), sign_in("bob", use="AccessToken")
+    alice, bob = served_api.player("alice"), served_api.player("bob", use="AccessToken")
     created = served_api.call("POST", "/v1/games", token=alice, body={"bots": 0})
     assert created.status == 201, created.body
     game = created.body
     assert game["status"] == "waiting" and game["turn"] is None
     assert [s["kind"] for s in game["seats"]] == ["account", "open"]
-    assert game["seats"][0]["name"] == name_of(alice)
-    assert "@" not in game["seats"][0]["name"]
+    assert game["seats"][0]["name"] == "alice"  # the username, never the email
 
     joined = served_api.call(
         "POST", f"/v1/games/{game['game_id']}/join", token=bob, body={"client_seed": "bob-1"}
@@ -85,7 +84,7 @@ def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
     assert joined.status == 200, joined.body
     active = joined.body
     assert active["status"] == "active" and active["turn"]["seat"] == 0
-    assert active["seats"][1]["name"] == name_of(bob)
+    assert active["seats"][1]["name"] == "bob"
     assert active["seats"][1]["client_seed"] == "bob-1"
     again = served_api.call("POST", f"/v1/games/{game['game_id']}/join", token=bob)
     assert again.status == 200 and again.body == active
@@ -102,24 +101,37 @@ def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
     assert verdict["checked"] and verdict["ok"]
 
 
+def test_a_seat_shows_a_stand_in_name_until_a_username_is_taken(served_api: Api) -> None:
+    nameless = sign_in("nameless")
+    game = served_api.call("POST", "/v1/games", token=nameless, body={}).body
+    name = game["seats"][0]["name"]
+    assert name.startswith("Player ") and "@" not in name
+    assert name_of(nameless) not in name
+
+
 def test_invites_reserve_seats_and_guests_cannot_join(served_api: Api) -> None:
-    alice, carol, bob = sign_in("alice"), sign_in("carol"), sign_in("bob")
-    invite = [name_of(carol)]
+    alice, carol = served_api.player("alice"), served_api.player("carol")
+    bob = served_api.player("bob")
+    invite = ["Carol"]  # any case
     game = served_api.call(
         "POST", "/v1/games", token=alice, body={"seats": 3, "bots": 1, "invite": invite}
     ).body
     assert [s["kind"] for s in game["seats"]] == ["account", "open", "bot"]
     path = f"/v1/games/{game['game_id']}/join"
-    dave = served_api.call("POST", path, token=sign_in("dave"))
+    dave = served_api.call("POST", path, token=served_api.player("dave"))
     assert dave.status == 409 and dave.error_code == "no-open-seat"
     guest = served_api.call("POST", path, token=served_api.guest())
     assert guest.status == 403 and guest.error_code == "guests-play-bots-only"
     joined = served_api.call("POST", path, token=carol)
     assert joined.status == 200 and joined.body["status"] == "active"
-    for invite in ([name_of(bob), name_of(bob).upper()], [name_of(alice)]):
+    for invite in (["bob", "BOB"], ["alice"], ["not a name"]):
         body = {"seats": 3, "bots": 0, "invite": invite}
         refused = served_api.call("POST", "/v1/games", token=alice, body=body)
         assert refused.status == 422 and refused.error_code == "bad-invite"
+    unknown = {"seats": 2, "bots": 0, "invite": ["nobody-here"]}
+    refused = served_api.call("POST", "/v1/games", token=alice, body=unknown)
+    assert refused.status == 404 and refused.error_code == "player-not-found"
+    assert bob
 
 
 def forge(claims: Claims, key: RSAKey | OctKey = MOTO_SIGNING_KEY, **header: str) -> str:

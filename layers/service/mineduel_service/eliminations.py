@@ -28,6 +28,7 @@ from .reads import existing, plausible_id
 from .records import GameRecord
 from .turns import conclude, seed_if_needed, store_outcome, time_out
 from .views import game_view
+from .waiting_games import lapse
 
 
 def resign(token: str | None, game_id: str) -> dict[str, Any]:
@@ -95,10 +96,12 @@ def expire_turn(game_id: str, move_count: int | None = None, deadline: str | Non
     With ``move_count`` and ``deadline`` (a turn schedule's delivery), only that turn may be
     timed out: a delivery for another turn is ``stale`` and changes nothing (that turn has a
     schedule of its own). Without them (the sweeper, a read), whatever turn is running is
-    checked. Idempotent: ``timed-out``, ``bots-moved``, ``stale``, ``early``, ``raced`` or
-    ``ignored``.
+    checked, and a waiting game past its week lapses. Idempotent: ``timed-out``,
+    ``bots-moved``, ``lapsed``, ``stale``, ``early``, ``raced`` or ``ignored``.
     """
     record = store.get_game(game_id) if plausible_id(game_id) else None
+    if record is not None and record.status == "waiting" and move_count is None:
+        return lapse(record)
     if record is None or record.status != "active":
         return "ignored"
     if move_count is not None and (
@@ -143,8 +146,9 @@ def sweep(limit_per_shard: int = 100) -> dict[str, int]:
                     extra={"game_id": game_id, "error": type(exc).__name__},
                 )
     outcomes.update(results.apply_pending())
-    if outcomes["timed-out"] or outcomes["bots-moved"]:
-        count("SweptGames", outcomes["timed-out"] + outcomes["bots-moved"])
+    swept = outcomes["timed-out"] + outcomes["bots-moved"] + outcomes["lapsed"]
+    if swept:
+        count("SweptGames", swept)
     if outcomes["failed"]:
         count("SweepFailures", outcomes["failed"])
     return dict(outcomes)

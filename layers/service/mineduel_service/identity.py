@@ -39,6 +39,8 @@ def authenticate(token: str | None) -> auth.Caller:
         raise unauthorized("The guest token is unknown; get one from POST /v1/guests.")
     if guest.expires_at <= clock.now().timestamp():
         raise unauthorized("The guest token has expired; get a new one from POST /v1/guests.")
+    if guest.claimed_by is not None:
+        raise unauthorized("This guest's games now belong to an account; sign in to it.")
     return auth.Caller("guest", cred.player_id, cred.name, cred.token_hash, guest.expires_at)
 
 

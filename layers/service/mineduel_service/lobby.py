@@ -1,5 +1,5 @@
-"""Creating and joining games: seat 0 is the creator, bots fill the last seats, the others are
-open (or reserved by invitation) until accounts join; the last one starts the game.
+"""Starting games: create (seat 0 is the creator, bots fill the last seats, the others are open
+or reserved for invited players), join (the last seat taken starts the game) and rematch.
 
 A new game's seed is made here and immediately encrypted; only its commitment stays in the clear.
 """
@@ -7,21 +7,45 @@ A new game's seed is made here and immediately encrypted; only its commitment st
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from mineduel_engine import Settings, commitment, rules_for
 from mineduel_engine.bot import BOT_LEVELS
 
 from . import auth, clock, crypto, store, writes
-from .deadlines import deadline_after
+from .deadlines import WAITING_LAPSE_S, deadline_after
 from .errors import conflict, forbidden, invalid
-from .identity import authenticate
+from .identity import authenticate, credential, seat_of
 from .models import CreateGameRequest, JoinRequest
 from .observability import count, logger
+from .people import player_not_found
+from .profiles import USERNAME, get_profile, owner_of
 from .reads import existing
 from .records import GameRecord, Seat
 from .turns import follow_schedule
 from .views import game_view
+
+ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class Invitee:
+    """A player invited by username: the name as they own it, and their player id."""
+
+    username: str
+    player_id: str
+
+
+def display_name(caller: auth.Caller) -> str:
+    """The name a caller's seat shows: an account's username (or its stand-in), a guest's name."""
+    if caller.kind != "account":
+        return caller.name
+    profile = get_profile(caller.player_id)
+    if profile is not None:
+        return profile.display_name
+    return f"Player {caller.player_id.replace('-', '')[:6]}"
 
 
 def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]:
@@ -29,51 +53,85 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
     caller = authenticate(token)
     settings = Settings.for_variant(request.variant, seats=request.seats)
     _check_create(caller, request)
+    invitees = _invitees(caller, request.invite)
+    creator = _seat_for(caller, display_name(caller))
+    seats = _seats(creator, invitees, request)
+    record = new_game(settings, seats, request.move_deadline_s, request.rated, request.bot_level)
+    writes.persist(record, None)
+    follow_schedule(None, record)
+    count("GamesCreated")
+    logger.info("game created", extra={"game_id": record.game_id, "seats": request.seats})
+    return game_view(record)
+
+
+def new_game(
+    settings: Settings,
+    seats: tuple[Seat, ...],
+    move_deadline_s: int,
+    rated: bool,
+    bot_level: str,
+    rematch_of: str | None = None,
+) -> GameRecord:
+    """A game record with a fresh seed (only its ciphertext and commitment are kept): active at
+    once when every seat is taken, else waiting (until it lapses a week later)."""
     now = clock.now()
     game_id = str(uuid.uuid4())
     seed = crypto.new_seed()
     ciphertext = crypto.encrypt_seed(seed, game_id)
     public_commitment = commitment(seed)
     del seed  # only the ciphertext is kept
-    seats = _seats(caller, request)
     active = all(seat.kind != "open" for seat in seats)
-    record = GameRecord(
+    return GameRecord(
         game_id=game_id,
         state=rules_for(settings.variant).new_game(settings),
         seats=seats,
         status="active" if active else "waiting",
         commitment=public_commitment,
         seed_ciphertext=ciphertext,
-        move_deadline_s=request.move_deadline_s,
-        rated=request.rated,
-        bot_level=request.bot_level,
+        move_deadline_s=move_deadline_s,
+        rated=rated,
+        bot_level=bot_level,
         created_at=clock.iso(now),
-        deadline=deadline_after(now, request.move_deadline_s) if active else None,
+        deadline=deadline_after(now, move_deadline_s) if active else None,
+        lapses_at=None if active else _lapse_time(now),
+        rematch_of=rematch_of,
     )
-    writes.persist(record, None)
-    follow_schedule(None, record)
-    count("GamesCreated")
-    logger.info("game created", extra={"game_id": game_id, "seats": request.seats})
-    return game_view(record)
 
 
-def _seats(caller: auth.Caller, request: CreateGameRequest) -> tuple[Seat, ...]:
-    """Seat 0 for the caller, open seats (reserved when invited) next, bots in the last seats."""
-    creator = Seat(
+def _lapse_time(now: datetime) -> str:
+    return clock.iso(now + timedelta(seconds=WAITING_LAPSE_S))
+
+
+def _seat_for(caller: auth.Caller, name: str, client_seed: str = "") -> Seat:
+    return Seat(
         kind=caller.kind,
         player_id=caller.player_id,
-        name=caller.name,
+        name=name,
+        client_seed=client_seed,
         token_hash=caller.token_hash,
         token_expires=caller.expires_at,
     )
-    invites = [name.strip() for name in request.invite]
-    open_seats = [
-        Seat(kind="open", name=f"Reserved for {name}", reserved_for=name) if name else Seat("open")
-        for name in (invites + [""] * request.seats)[: request.seats - 1 - request.bots]
-    ]
-    level = request.bot_level
-    bots = [Seat(kind="bot", player_id=f"bot-{level}", name=f"Bot ({level})")] * request.bots
-    return (creator, *open_seats, *bots)
+
+
+def _reserved(invitee: Invitee) -> Seat:
+    return Seat(
+        kind="open",
+        name=f"Reserved for {invitee.username}",
+        reserved_for=invitee.username,
+        reserved_id=invitee.player_id,
+    )
+
+
+def _bot(level: str) -> Seat:
+    return Seat(kind="bot", player_id=f"bot-{level}", name=f"Bot ({level})")
+
+
+def _seats(creator: Seat, invitees: list[Invitee], request: CreateGameRequest) -> tuple[Seat, ...]:
+    """Seat 0 for the creator, reserved seats for the invited, open ones next, bots last."""
+    humans = request.seats - 1 - request.bots
+    reserved = [_reserved(invitee) for invitee in invitees]
+    open_seats = [Seat("open")] * (humans - len(reserved))
+    return (creator, *reserved, *open_seats, *[_bot(request.bot_level)] * request.bots)
 
 
 def _check_create(caller: auth.Caller, request: CreateGameRequest) -> None:
@@ -83,11 +141,6 @@ def _check_create(caller: auth.Caller, request: CreateGameRequest) -> None:
         raise invalid("unknown-bot-level", f"Choose a bot level from {', '.join(BOT_LEVELS)}.")
     if len(request.invite) > request.seats - 1 - request.bots:
         raise invalid("too-many-invites", "Invite at most one player per open seat.")
-    if any(not 1 <= len(name.strip()) <= 128 for name in request.invite):
-        raise invalid("bad-invite", "Each invited username must be 1 to 128 characters.")
-    names = [name.strip().casefold() for name in request.invite]
-    if len(set(names)) != len(names) or caller.name.casefold() in names:
-        raise invalid("bad-invite", "Invite each other player once, and not yourself.")
     if caller.kind == "guest":
         if request.bots != request.seats - 1:
             raise forbidden(
@@ -100,6 +153,27 @@ def _check_create(caller: auth.Caller, request: CreateGameRequest) -> None:
             )
 
 
+def _invitees(caller: auth.Caller, names: list[str]) -> list[Invitee]:
+    """The invited players, by username (404 for a name nobody has; 422 for oneself or twice)."""
+    found: list[Invitee] = []
+    for raw in names:
+        name = raw.strip()
+        if not USERNAME.fullmatch(name):
+            raise invalid(
+                "bad-invite", f"{name[:24]!r} is not a username (3 to 20 letters, digits, _ or -)."
+            )
+        player_id = owner_of(name)
+        if player_id is None:
+            raise player_not_found()
+        if player_id == caller.player_id:
+            raise invalid("bad-invite", "Invite other players, not yourself.")
+        if any(invitee.player_id == player_id for invitee in found):
+            raise invalid("bad-invite", "Invite each player once.")
+        profile = get_profile(player_id)
+        found.append(Invitee(profile.username if profile and profile.username else name, player_id))
+    return found
+
+
 def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str, Any]:
     """Take an open seat (idempotent for a seat already held); the last one starts the game."""
     caller = authenticate(token)
@@ -107,26 +181,26 @@ def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str
         raise forbidden(
             "guests-play-bots-only", "Guests may only play bots; sign in to join games."
         )
-    for _ in range(3):
+    name: str | None = None
+    for _ in range(ATTEMPTS):
         record = existing(game_id)
         if any(seat.player_id == caller.player_id for seat in record.seats):
             return game_view(record)
         if record.status != "waiting":
-            raise conflict("game-not-waiting", "The game has already started or finished.")
-        index = _open_seat(record, caller.name)
+            raise conflict(
+                "game-not-waiting", f"The game is {record.status}; its seats are no longer open."
+            )
+        index = _open_seat(record, caller.player_id)
+        name = name or display_name(caller)
         seats = list(record.seats)
-        seats[index] = Seat(
-            kind="account",
-            player_id=caller.player_id,
-            name=caller.name,
-            client_seed=request.client_seed or "",
-        )
+        seats[index] = _seat_for(caller, name, request.client_seed or "")
         full = all(seat.kind != "open" for seat in seats)
         now = clock.now()
         after = record.evolve(
-            seats=seats,
+            seats=tuple(seats),
             status="active" if full else "waiting",
             deadline=deadline_after(now, record.move_deadline_s) if full else None,
+            lapses_at=None if full else record.lapses_at,
             version=record.version + 1,
         )
         try:
@@ -138,10 +212,50 @@ def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str
     raise conflict("join-conflict", "Others joined at the same moment; try again.")
 
 
-def _open_seat(record: GameRecord, name: str) -> int:
+def _open_seat(record: GameRecord, player_id: str) -> int:
+    """The seat reserved for the player, else the first open one nobody is invited to."""
     for index, seat in enumerate(record.seats):
-        if seat.kind != "open":
-            continue
-        if seat.reserved_for is None or seat.reserved_for.casefold() == name.casefold():
+        if seat.kind == "open" and seat.reserved_id == player_id:
+            return index
+    for index, seat in enumerate(record.seats):
+        if seat.kind == "open" and seat.reserved_id is None:
             return index
     raise conflict("no-open-seat", "Every seat is taken or reserved for someone else.")
+
+
+def rematch(token: str | None, game_id: str) -> dict[str, Any]:
+    """A new game with the same settings and people, the people's seats rotated by one (bots
+    keep the last seats, so a person always moves first); the others are invited."""
+    cred = credential(token)
+    now = clock.now()
+    previous = existing(game_id)
+    seat_of(previous, cred, now)
+    if previous.status != "finished":
+        raise conflict("game-not-finished", "A rematch starts once the game is finished.")
+    caller = authenticate(token)
+    people = [i for i, seat in enumerate(previous.seats) if seat.kind != "bot"]
+    order = people[1:] + people[:1]
+    seats: list[Seat] = []
+    for index in order:
+        seat = previous.seats[index]
+        if seat.player_id == caller.player_id:
+            seats.append(_seat_for(caller, display_name(caller)))
+        elif seat.kind == "account" and seat.player_id:
+            profile = get_profile(seat.player_id)
+            username = profile.username if profile and profile.username else seat.name
+            seats.append(_reserved(Invitee(username, seat.player_id)))
+        else:
+            seats.append(Seat("open"))
+    seats.extend(seat for seat in previous.seats if seat.kind == "bot")
+    record = new_game(
+        previous.settings,
+        tuple(seats),
+        previous.move_deadline_s,
+        previous.rated,
+        previous.bot_level,
+        rematch_of=previous.game_id,
+    )
+    writes.persist(record, None)
+    follow_schedule(None, record)
+    count("GamesCreated")
+    return game_view(record)

@@ -53,6 +53,26 @@ class CommitRequest(_Request):
     client_seed: str | None = Field(default=None, pattern=CLIENT_SEED)
 
 
+class SettingsIn(_Request):
+    """A player's settings; each one optional."""
+
+    leaderboard: bool | None = None
+    spectators: bool | None = None
+
+
+class UpdateMeRequest(_Request):
+    """``PUT /v1/me``: a new username and/or settings."""
+
+    username: str | None = Field(default=None, min_length=1, max_length=64)
+    settings: SettingsIn | None = None
+
+
+class ClaimRequest(_Request):
+    """``POST /v1/me/claim``: the guest token whose games move to the calling account."""
+
+    guest_token: str = Field(min_length=1, max_length=4096)
+
+
 class ExpiryEvent(_Request):
     """What the expiry function receives: from a turn schedule, the game and the turn
     (``scheduling.expiry_input``); from a read that found the deadline passed, the game alone."""
@@ -185,6 +205,117 @@ class VerificationOut(BaseModel):
     moves: list[dict[str, Any]]
     result: ResultOut | None
     verdict: VerdictOut
+
+
+class SummarySeatOut(_Response):
+    """One seat in a GameSummary."""
+
+    seat: int
+    player_id: str | None
+    name: str
+    kind: SeatKind
+    mines: int
+    place: int | None
+
+
+class GameSummaryOut(_Response):
+    """api.md's GameSummary: a game in a list."""
+
+    game_id: str
+    variant: str
+    status: Status
+    created_at: str
+    ended_at: str | None
+    rated: bool
+    seats: list[SummarySeatOut]
+    turn: TurnOut | None
+    move_count: int
+    my_seat: int | None
+
+
+class GameListOut(_Response):
+    """A page of games; ``next`` is the cursor of the following page, null on the last."""
+
+    games: list[GameSummaryOut]
+    next: str | None = None
+
+
+class MonthOut(_Response):
+    """Games and wins in one calendar month."""
+
+    month: str
+    games: int
+    wins: int
+
+
+class StatsOut(_Response):
+    """A player's statistics; a draw is a shared first place."""
+
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    win_rate: float
+    mines_total: int
+    mines_avg: float
+    mines_best: int
+    streak: int
+    best_streak: int
+    months: list[MonthOut]
+
+
+class RatingOut(_Response):
+    """A player's rating in one variant."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+    games: int
+
+
+class PlayerSettingsOut(_Response):
+    """A player's settings."""
+
+    leaderboard: bool
+    spectators: bool
+
+
+class ProfileOut(_Response):
+    """api.md's Profile; ``settings`` only in the caller's own."""
+
+    player_id: str
+    username: str | None
+    name: str
+    avatar_url: str | None
+    created_at: str
+    stats: StatsOut
+    ratings: dict[str, RatingOut]
+    settings: PlayerSettingsOut | None = None
+
+
+class ClaimOut(_Response):
+    """How many of the guest's games moved to the account."""
+
+    claimed_games: int
+
+
+class SummaryOut(_Response):
+    """api.md's Summary: a finished game, how it played out."""
+
+    model_config = ConfigDict(extra="allow")
+
+    game_id: str
+    variant: str
+    status: Status
+    created_at: str
+    ended_at: str | None
+    rated: bool
+    seats: list[dict[str, Any]]
+    turn: TurnOut | None
+    my_seat: int | None
+    result: ResultOut | None
+    moves: int
+    lead_changes: int
 
 
 class ErrorBody(_Response):

@@ -182,9 +182,11 @@ def _table() -> str:
 
 def get_profile(player_id: str) -> Profile | None:
     """The player's profile (consistent read); None before the player's first game or visit."""
-    found = aws.dynamodb().get_item(
-        TableName=_table(), Key=profile_key(player_id), ConsistentRead=True
-    ).get("Item")
+    found = (
+        aws.dynamodb()
+        .get_item(TableName=_table(), Key=profile_key(player_id), ConsistentRead=True)
+        .get("Item")
+    )
     return parse_profile(player_id, found) if found else None
 
 
@@ -208,9 +210,11 @@ def get_profiles(player_ids: list[str]) -> dict[str, Profile]:
 
 def owner_of(username: str) -> str | None:
     """The player id that owns ``username`` (any case), or None."""
-    found = aws.dynamodb().get_item(
-        TableName=_table(), Key=username_key(username), ConsistentRead=True
-    ).get("Item")
+    found = (
+        aws.dynamodb()
+        .get_item(TableName=_table(), Key=username_key(username), ConsistentRead=True)
+        .get("Item")
+    )
     return found["player_id"]["S"] if found else None
 
 

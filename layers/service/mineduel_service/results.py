@@ -109,5 +109,3 @@ def apply_pending(limit_per_shard: int = 100) -> dict[str, int]:
                     extra={"game_id": game_id, "error": type(exc).__name__},
                 )
     return {"results-applied": applied, "results-failed": failed}
-
-

@@ -94,6 +94,7 @@ class Guest:
 
     player_id: str
     expires_at: int
+    claimed_by: str | None = None
 
 
 def _table() -> str:
@@ -431,4 +432,29 @@ def get_guest(token_hash: str) -> Guest | None:
     item = answer.get("Item")
     if not item:
         return None
-    return Guest(player_id=item["player_id"]["S"], expires_at=int(item["expires_ttl"]["N"]))
+    claimed = item.get("claimed_by")
+    return Guest(
+        player_id=item["player_id"]["S"],
+        expires_at=int(item["expires_ttl"]["N"]),
+        claimed_by=claimed["S"] if claimed else None,
+    )
+
+
+def claim_guest(token_hash: str, account_id: str) -> None:
+    """Mark the guest as claimed by ``account_id`` (again by the same account is fine);
+    ``WriteConflict`` when another account claimed it first."""
+    try:
+        aws.dynamodb().update_item(
+            TableName=_table(),
+            Key={"pk": {"S": f"GUEST#{token_hash}"}, "sk": {"S": "GUEST"}},
+            UpdateExpression="SET claimed_by = :account",
+            ConditionExpression=(
+                "attribute_exists(pk) AND "
+                "(attribute_not_exists(claimed_by) OR claimed_by = :account)"
+            ),
+            ExpressionAttributeValues={":account": {"S": account_id}},
+        )
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+            raise WriteConflict(["ConditionalCheckFailed"]) from None
+        raise

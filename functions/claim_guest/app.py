@@ -1,0 +1,25 @@
+"""POST /v1/me/claim: a guest's games, history and statistics move to the calling account."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+from mineduel_service import claims, http
+from mineduel_service.models import ClaimOut, ClaimRequest
+
+app = http.new_app()
+
+
+@app.post(
+    "/v1/me/claim",
+    summary="Claim a guest's games",
+    responses=http.responses(200, ClaimOut, "How many games moved to the account."),
+)
+def claim(request: Annotated[ClaimRequest, Body()]) -> Response[ClaimOut]:
+    """200 with the number of games moved; once claimed, the guest token is refused."""
+    return http.json_response(200, claims.claim(http.token(app), request.guest_token))
+
+
+lambda_handler = http.lambda_handler_for(app)

@@ -1,0 +1,41 @@
+"""GET /v1/me/games and GET /v1/me/invites: the caller's games and invitations."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from mineduel_service import http, listings
+from mineduel_service.models import GameListOut
+from mineduel_service.pagination import DEFAULT_LIMIT, MAX_LIMIT
+
+app = http.new_app()
+
+
+@app.get(
+    "/v1/me/games",
+    summary="List my games",
+    responses=http.responses(200, GameListOut, "A page of the caller's games."),
+)
+def my_games(
+    status: Annotated[str | None, Query(pattern="^(active|finished)$")] = None,
+    cursor: Annotated[str | None, Query(max_length=2048)] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+) -> Response[GameListOut]:
+    """Running games first (the ones waiting on the caller on top, then by deadline), then
+    finished ones, newest first; ``status`` keeps one of the two."""
+    return http.json_response(200, listings.my_games(http.token(app), status, cursor, limit))
+
+
+@app.get(
+    "/v1/me/invites",
+    summary="List my invitations",
+    responses=http.responses(200, GameListOut, "Waiting games with a seat reserved for me."),
+)
+def my_invites() -> Response[GameListOut]:
+    """Waiting games with a seat reserved for the caller."""
+    return http.json_response(200, listings.my_invites(http.token(app)))
+
+
+lambda_handler = http.lambda_handler_for(app)

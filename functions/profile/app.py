@@ -1,0 +1,36 @@
+"""GET and PUT /v1/me: the caller's own profile (accounts only), its username and settings."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+from mineduel_service import http, people
+from mineduel_service.models import ProfileOut, UpdateMeRequest
+
+app = http.new_app()
+
+
+@app.get(
+    "/v1/me",
+    summary="Read my profile",
+    responses=http.responses(200, ProfileOut, "The caller's profile, with settings."),
+)
+def get_me() -> Response[ProfileOut]:
+    """200 with the caller's profile (made on first use)."""
+    return http.json_response(200, people.get_me(http.token(app)))
+
+
+@app.put(
+    "/v1/me",
+    summary="Change my username or settings",
+    responses=http.responses(200, ProfileOut, "The profile after the change."),
+)
+def update_me(request: Annotated[UpdateMeRequest, Body()]) -> Response[ProfileOut]:
+    """200 with the profile; 409 ``username-taken``; 422 ``username-invalid`` or
+    ``username-reserved``."""
+    return http.json_response(200, people.update_me(http.token(app), request))
+
+
+lambda_handler = http.lambda_handler_for(app)

@@ -1,0 +1,22 @@
+"""POST /v1/games/{game_id}/rematch: the same people and settings again, seats rotated."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import http, lobby
+from mineduel_service.models import GameOut
+
+app = http.new_app()
+
+
+@app.post(
+    "/v1/games/<game_id>/rematch",
+    summary="Start a rematch",
+    responses=http.responses(201, GameOut, "The new Game; the other people are invited."),
+)
+def rematch(game_id: str) -> Response[GameOut]:
+    """201 with the new Game (a seat of the finished game only)."""
+    return http.json_response(201, lobby.rematch(http.token(app), game_id))
+
+
+lambda_handler = http.lambda_handler_for(app)
