@@ -89,5 +89,5 @@ def test_every_route_documents_its_success_answer_and_the_error_shape(
     schema = answers[status]["content"]["application/json"]["schema"]
     assert schema == {"$ref": f"#/components/schemas/{model}"}
     for error in ("400", "401", "404", "422"):
-        error_schema = answers[error]["content"]["application/json"]["schema"]
+        error_schema = answers[error]["content"]["application/problem+json"]["schema"]
         assert error_schema == {"$ref": "#/components/schemas/ErrorOut"}

@@ -18,14 +18,27 @@ if TYPE_CHECKING:
 MISSING_GAME = "00000000-0000-4000-8000-000000000000"
 
 
+PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "code", "error"}
+
+
+def assert_problem(status: int, headers: dict[str, str], body: Any) -> None:
+    """An RFC 9457 problem details answer, with the API's code and the old error object."""
+    assert headers.get("content-type") == "application/problem+json"
+    assert set(body) - {"errors"} == PROBLEM_KEYS, body
+    assert body["status"] == status
+    code = body["code"]
+    assert isinstance(code, str) and code == code.lower()
+    assert body["type"] == f"urn:mineduel:problem:{code}"
+    assert isinstance(body["title"], str) and body["title"]
+    assert isinstance(body["detail"], str) and body["detail"].endswith(".")
+    assert body["error"]["code"] == code and body["error"]["message"] == body["detail"]
+
+
 def assert_error(reply: Reply, status: int, code: str | None = None) -> None:
     assert reply.status == status, reply.body
-    assert set(reply.body) == {"error"}
-    error = reply.body["error"]
-    assert isinstance(error["code"], str) and error["code"] == error["code"].lower()
-    assert isinstance(error["message"], str) and error["message"].endswith(".")
+    assert_problem(status, reply.headers, reply.body)
     if code is not None:
-        assert error["code"] == code
+        assert reply.body["code"] == code
 
 
 @pytest.fixture
@@ -226,8 +239,10 @@ def test_base64_bodies_are_checked_like_any_other(api: Api, body: bytes) -> None
     event["body"] = base64.b64encode(body).decode()
     event["isBase64Encoded"] = True
     raw = api.invoker.invoke(logical_id, event)
-    assert raw["statusCode"] == (413 if len(body) > 16384 else 400)
-    assert set(json.loads(raw["body"])) == {"error"}
+    status = 413 if len(body) > 16384 else 400
+    assert raw["statusCode"] == status
+    headers = {k.lower(): v for k, v in raw["headers"].items()}
+    assert_problem(status, headers, json.loads(raw["body"]))
 
 
 def test_an_expired_guest_token_is_401(api: Api, game: tuple[str, str]) -> None:
@@ -236,3 +251,37 @@ def test_an_expired_guest_token_is_401(api: Api, game: tuple[str, str]) -> None:
     assert_error(api.call("POST", "/v1/games", token=token, body={}), 401, "unauthorized")
     assert_error(api.commit(token, game_id, 0, 0, 0), 401, "unauthorized")
     assert_error(api.call("POST", f"/v1/games/{game_id}/resign", token=token), 401)
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", ""])
+def test_a_body_not_sent_as_json_is_415(api: Api, content_type: str) -> None:
+    token = api.guest()
+    logical_id, event = api.event("POST", "/v1/games", token=token, raw_body="{}")
+    if content_type:
+        event["headers"]["content-type"] = content_type
+    else:
+        del event["headers"]["content-type"]
+    raw = api.invoker.invoke(logical_id, event)
+    assert raw["statusCode"] == 415
+    headers = {k.lower(): v for k, v in raw["headers"].items()}
+    body = json.loads(raw["body"])
+    assert_problem(415, headers, body)
+    assert body["code"] == "unsupported-media-type" and "application/json" in body["detail"]
+
+
+@pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "Application/JSON"])
+def test_json_with_parameters_or_any_case_is_json(api: Api, content_type: str) -> None:
+    token = api.guest()
+    reply = api.call(
+        "POST", "/v1/games", token=token, body={}, headers={"content-type": content_type}
+    )
+    assert reply.status == 201, reply.body
+
+
+def test_validation_problems_list_each_field(api: Api, game: tuple[str, str]) -> None:
+    token, game_id = game
+    reply = api.commit(token, game_id, -1, 99, 0)
+    assert_error(reply, 422, "invalid-request")
+    fields = {tuple(e["loc"][1:]) for e in reply.body["errors"]}
+    assert fields == {("row",), ("col",)}
+    assert reply.body["instance"] == f"/v1/games/{game_id}/moves"

@@ -1,8 +1,11 @@
 """The API's errors: a status, a kebab-case code and one sentence a person can act on.
 
-Every refusal anywhere in the service is an ``ApiError``; ``http`` turns it into api.md's
-``{"error": {"code", "message"}}``. Messages are written here or from engine refusals, which
-never mention hidden cells, so no error can carry the seed or the field.
+Every refusal anywhere in the service is an ``ApiError``; ``http`` turns it into an RFC 9457
+problem details body (``application/problem+json``): ``type`` (``urn:mineduel:problem:<code>``),
+``title``, ``status``, ``detail``, ``instance`` (the request's path), with the ``code`` and,
+for clients written before problem details, the old ``{"error": {"code", "message"}}`` as
+extension members (docs/api.md, "Errors"). Messages are written here or from engine refusals,
+which never mention hidden cells, so no error can carry the seed or the field.
 """
 
 from __future__ import annotations
@@ -10,6 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from mineduel_engine import errors as engine
+
+
+PROBLEM_TYPE_PREFIX = "urn:mineduel:problem:"
+PROBLEM_JSON = "application/problem+json"
 
 
 class ApiError(Exception):
@@ -24,17 +31,48 @@ class ApiError(Exception):
         self.message = message
         self.details = details
 
-    def body(self) -> dict[str, Any]:
-        """The api.md error object."""
+    @property
+    def type_uri(self) -> str:
+        """The problem type: one URI per code, the same for every occurrence."""
+        return f"{PROBLEM_TYPE_PREFIX}{self.code}"
+
+    @property
+    def title(self) -> str:
+        """The problem type's short summary (the code in words; the same for every occurrence)."""
+        return self.code.replace("-", " ").capitalize()
+
+    def body(self, instance: str | None = None) -> dict[str, Any]:
+        """The problem details object; ``instance`` is the path of the request it answers."""
         error: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.details:
             error["details"] = self.details
-        return {"error": error}
+        problem: dict[str, Any] = {
+            "type": self.type_uri,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.message,
+        }
+        if instance:
+            problem["instance"] = instance
+        problem["code"] = self.code
+        if self.details:
+            problem["errors"] = self.details
+        problem["error"] = error
+        return problem
 
 
 def malformed(message: str) -> ApiError:
     """400: the request cannot be parsed."""
     return ApiError(400, "malformed-request", message)
+
+
+def unsupported_media_type() -> ApiError:
+    """415: a body that is not sent as JSON."""
+    return ApiError(
+        415,
+        "unsupported-media-type",
+        "Send the body as JSON, with the header 'content-type: application/json'.",
+    )
 
 
 def unauthorized(message: str = "Send a valid token in the Authorization header.") -> ApiError:

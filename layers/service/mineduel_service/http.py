@@ -1,9 +1,10 @@
 """The HTTP edge shared by the API functions: the resolver, error mapping, body limits.
 
-One place maps every failure to api.md's error shape: ``ApiError`` as it is, pydantic
-validation as 400 (malformed JSON) or 422 (with ``details``), engine refusals by kind, anything
-unexpected as a bare 500 whose message says nothing about the game. Bodies over the configured
-size are refused with 413 before anything parses them.
+One place maps every failure to an RFC 9457 problem details answer (``errors.ApiError.body``):
+``ApiError`` as it is, pydantic validation as 400 (malformed JSON) or 422 (with ``errors``),
+engine refusals by kind, anything unexpected as a bare 500 whose message says nothing about
+the game. Bodies over the configured size are refused with 413, and bodies not sent as JSON
+with 415, before anything parses them.
 """
 
 from __future__ import annotations
@@ -39,16 +40,18 @@ _ERROR_STATUSES = {
     404: "No such game.",
     409: "Conflict (stale expected_move, cell already open, game not active).",
     413: "Body too large.",
+    415: "The body is not sent as application/json.",
     422: "Well-formed but invalid.",
+    500: "Something went wrong on the server's side (nothing about the game is said).",
 }
 ERRORS: dict[int, Any] = {
     status: {
         "description": description,
-        "content": {content_types.APPLICATION_JSON: {"model": ErrorOut}},
+        "content": {errors.PROBLEM_JSON: {"model": ErrorOut}},
     }
     for status, description in _ERROR_STATUSES.items()
 }
-"""The OpenAPI ``responses`` of every route: api.md's error shape for each 4xx."""
+"""The OpenAPI ``responses`` of every route: the problem details body of each error status."""
 
 
 def responses(status: int, model: type[Any], description: str) -> dict[int, Any]:
@@ -76,54 +79,76 @@ def json_response(status: int, body: Any, headers: dict[str, str] | None = None)
     )
 
 
-def error_response(error: errors.ApiError) -> Response[Any]:
-    """api.md's error shape for ``error``."""
-    return json_response(error.status, error.body())
+def error_response(error: errors.ApiError, instance: str | None = None) -> Response[Any]:
+    """The problem details answer for ``error`` (``instance``: the request's path)."""
+    return Response(
+        status_code=error.status,
+        content_type=errors.PROBLEM_JSON,
+        body=json.dumps(error.body(instance), separators=(",", ":")),
+    )
 
 
 def new_app() -> APIGatewayHttpResolver:
-    """A resolver that validates with pydantic and answers every failure in api.md's shape."""
+    """A resolver that validates with pydantic and answers every failure as problem details."""
     app = APIGatewayHttpResolver(enable_validation=True, response_validation_error_http_code=500)
     for kind, handler in _EXCEPTION_HANDLERS:
-        app.exception_handler(kind)(handler)
+        app.exception_handler(kind)(_answering(app, handler))
     return app
 
 
-def _api_error(exc: errors.ApiError) -> Response[Any]:
+def _answering(
+    app: APIGatewayHttpResolver, handler: Callable[[Any], errors.ApiError]
+) -> Callable[[Any], Response[Any]]:
+    """An exception handler that answers ``handler``'s error for the request being served."""
+
+    def answer(exc: Any) -> Response[Any]:
+        return error_response(handler(exc), _path(app))
+
+    return answer
+
+
+def _path(app: APIGatewayHttpResolver) -> str | None:
+    try:
+        return str(app.current_event.raw_path)
+    except Exception:
+        return None
+
+
+def _api_error(exc: errors.ApiError) -> errors.ApiError:
     if exc.status >= 500:
         logger.error("request failed", extra={"code": exc.code})
-    return error_response(exc)
+    return exc
 
 
-def _engine_error(exc: EngineError) -> Response[Any]:
-    return error_response(errors.from_engine(exc))
+def _engine_error(exc: EngineError) -> errors.ApiError:
+    return errors.from_engine(exc)
 
 
-def _invalid(exc: RequestValidationError) -> Response[Any]:
-    return error_response(validation_error(exc.errors()))
+def _invalid(exc: RequestValidationError) -> errors.ApiError:
+    return validation_error(exc.errors())
 
 
-def _content_type(exc: RequestUnsupportedContentType) -> Response[Any]:
-    return error_response(errors.malformed("Send the body as application/json."))
+def _content_type(exc: RequestUnsupportedContentType) -> errors.ApiError:
+    return errors.unsupported_media_type()
 
 
-def _bad_response(exc: ResponseValidationError) -> Response[Any]:
+def _bad_response(exc: ResponseValidationError) -> errors.ApiError:
     logger.error("response failed its own model", extra={"errors": len(exc.errors())})
-    return error_response(_internal())
+    return _internal()
 
 
-def _no_route(exc: NotFoundError) -> Response[Any]:
-    return error_response(errors.ApiError(404, "no-such-route", "There is no such endpoint."))
+def _no_route(exc: NotFoundError) -> errors.ApiError:
+    return errors.ApiError(404, "no-such-route", "There is no such endpoint.")
 
 
-def _unexpected(exc: Exception) -> Response[Any]:
+def _unexpected(exc: Exception) -> errors.ApiError:
     # Only the exception's type is logged: messages of AWS or library errors are not ours to
     # vouch for, and nothing hidden may reach a log line.
     logger.error("unexpected failure", extra={"exception": type(exc).__name__})
-    return error_response(_internal())
+    return _internal()
 
 
-_EXCEPTION_HANDLERS: list[tuple[type[Exception], Callable[[Any], Response[Any]]]] = [
+_EXCEPTION_HANDLERS: list[tuple[type[Exception], Callable[[Any], errors.ApiError]]] = [
     (errors.ApiError, _api_error),
     (EngineError, _engine_error),
     (RequestValidationError, _invalid),
@@ -159,7 +184,8 @@ def validation_error(problems: Any) -> errors.ApiError:
 
 def body_problem(event: dict[str, Any], limit: int) -> errors.ApiError | None:
     """Why a request body cannot be accepted, checked before anything parses it: too large
-    (413), not base64 when flagged so, not UTF-8, not JSON, or nested too deeply (400)."""
+    (413), not sent as JSON (415), not base64 when flagged so, not UTF-8, not JSON, or nested
+    too deeply (400)."""
     body = event.get("body")
     if not body:
         return None
@@ -175,6 +201,8 @@ def body_problem(event: dict[str, Any], limit: int) -> errors.ApiError | None:
     method = str(event.get("requestContext", {}).get("http", {}).get("method", "")).upper()
     if method not in _BODY_METHODS:
         return None
+    if not _is_json(_header_of(event, "content-type")):
+        return errors.unsupported_media_type()
     try:
         json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -185,6 +213,33 @@ def body_problem(event: dict[str, Any], limit: int) -> errors.ApiError | None:
 
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+def _header_of(event: dict[str, Any], name: str) -> str | None:
+    for key, value in (event.get("headers") or {}).items():
+        if key.lower() == name:
+            return str(value)
+    return None
+
+
+def _json_content_type(event: dict[str, Any]) -> dict[str, Any]:
+    """The event with any JSON media type (any case, ``+json``) named ``application/json``,
+    the one name the resolver parses; media types are case-insensitive."""
+    headers = event.get("headers") or {}
+    for key, value in headers.items():
+        if key.lower() == "content-type" and _is_json(str(value)):
+            return {**event, "headers": {**headers, key: "application/json"}}
+    return event
+
+
+def _is_json(content_type: str | None) -> bool:
+    """``application/json`` or any ``+json`` type, whatever its parameters (``charset``)."""
+    if not content_type:
+        return False
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
 
 
 def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
@@ -198,19 +253,19 @@ def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
         try:
             problem = body_problem(event, get_config().max_body_bytes)
             if problem is not None:
-                return _raw(problem)
-            return app.resolve(event, context)
+                return _raw(problem, event.get("rawPath"))
+            return app.resolve(_json_content_type(event), context)
         finally:
             publish_metrics()
 
     return cast(Handler, handler)
 
 
-def _raw(error: errors.ApiError) -> dict[str, Any]:
+def _raw(error: errors.ApiError, instance: str | None) -> dict[str, Any]:
     return {
         "statusCode": error.status,
-        "headers": {"Content-Type": content_types.APPLICATION_JSON},
-        "body": json.dumps(error.body()),
+        "headers": {"Content-Type": errors.PROBLEM_JSON},
+        "body": json.dumps(error.body(instance)),
         "isBase64Encoded": False,
     }
 

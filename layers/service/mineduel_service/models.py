@@ -319,7 +319,7 @@ class SummaryOut(_Response):
 
 
 class ErrorBody(_Response):
-    """The inside of an error answer."""
+    """The error object clients written before problem details read (kept for one version)."""
 
     code: str
     message: str
@@ -327,6 +327,16 @@ class ErrorBody(_Response):
 
 
 class ErrorOut(_Response):
-    """api.md's error shape."""
+    """An RFC 9457 problem details body, with the API's ``code`` and the older ``error`` object
+    as extension members."""
 
+    type: str = Field(description="urn:mineduel:problem:<code>, one per kind of problem")
+    title: str = Field(description="The problem type in a few words")
+    status: int = Field(description="The HTTP status")
+    detail: str = Field(description="What went wrong this time, and what to do about it")
+    instance: str | None = Field(default=None, description="The path of the request")
+    code: str = Field(description="The kebab-case problem code")
+    errors: list[dict[str, Any]] | None = Field(
+        default=None, description="One entry per invalid field (validation problems only)"
+    )
     error: ErrorBody
