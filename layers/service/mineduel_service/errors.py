@@ -14,7 +14,6 @@ from typing import Any
 
 from mineduel_engine import errors as engine
 
-
 PROBLEM_TYPE_PREFIX = "urn:mineduel:problem:"
 PROBLEM_JSON = "application/problem+json"
 
