@@ -13,7 +13,6 @@ timed out the moment anyone touches it after the deadline.
 from __future__ import annotations
 
 import contextlib
-import copy
 import hashlib
 import json
 from collections.abc import Callable
@@ -84,27 +83,39 @@ def commit_move(
     seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
     after, moves = _play(record, seat, request, now, seed)
     answer = {"game": game_view(after), "moves": moves}
+    written = idempotency(moves[0]["n"], moves[-1]["n"])
     try:
-        store_outcome(record, after, moves, now, seed, idempotency(200, answer))
+        store_outcome(record, after, moves, now, seed, written)
     except store.WriteConflict:
         return _lost_race(game_id, cred, key_hash, wanted)
     count("MovesCommitted", len(moves))
     return answer
 
 
-Idempotency = Callable[[int, dict[str, Any]], "store.IdempotencyWrite | None"]
-"""Makes the idempotency record of this request's answer (status, body); None without a key."""
+Idempotency = Callable[..., "store.IdempotencyWrite | None"]
+"""Makes the idempotency record of what this request did; None without a key."""
 
 
 def _idempotency(
     cred: auth.Credential, key_hash: str | None, wanted: str, now: datetime
 ) -> Idempotency:
-    """A maker of the idempotency record for this request's answer (None without a key)."""
+    """A maker of the idempotency record: the moves played (``first``..``last``) or the
+    refusal (``refusal``). It stores no answer: a retry's answer is rebuilt from the game and
+    its log, which also keeps a finished game's seed out of the record."""
 
-    def make(status: int, body: dict[str, Any]) -> store.IdempotencyWrite | None:
+    def make(
+        first: int = 0, last: int = 0, refusal: ApiError | None = None
+    ) -> store.IdempotencyWrite | None:
         if key_hash is None:
             return None
-        stored = store.IdempotencyRecord(wanted, status, _without_seed(body))
+        stored = store.IdempotencyRecord(
+            wanted,
+            first_move=first,
+            last_move=last,
+            status=refusal.status if refusal else 200,
+            code=refusal.code if refusal else None,
+            message=refusal.message if refusal else None,
+        )
         expires = int(now.timestamp()) + get_config().idempotency_ttl_s
         return store.IdempotencyWrite(cred.player_id, key_hash, stored, expires)
 
@@ -129,9 +140,7 @@ def _record_timeout(record: GameRecord, seat: int, now: datetime, idempotency: I
         after, moves = time_out(record, turn, now, None)
         # If the expiry, a claim or another commit recorded it first, theirs stands.
         with contextlib.suppress(store.WriteConflict):
-            store_outcome(
-                record, after, moves, now, None, idempotency(refusal.status, refusal.body())
-            )
+            store_outcome(record, after, moves, now, None, idempotency(refusal=refusal))
         if record.seats[turn].kind != "bot":
             count("TurnsTimedOut")
     raise refusal
@@ -177,21 +186,17 @@ def _play(
 
 
 def _replay(previous: store.IdempotencyRecord, wanted: str, record: GameRecord) -> dict[str, Any]:
-    """The first answer to this key (the seed filled in again if that game is finished), or the
-    first refusal raised again."""
+    """What the first request with this key did, answered again: the moves it played (from
+    the log) with the game as it stands now, or its refusal raised again."""
     if previous.fingerprint != wanted:
         raise invalid(
             "idempotency-key-reused",
             "This Idempotency-Key was used for a different request; send a new key.",
         )
-    body = copy.deepcopy(previous.body)
     if previous.status >= 400:
-        error = body.get("error", {})
-        raise ApiError(previous.status, str(error.get("code")), str(error.get("message")))
-    game = body.get("game")
-    if isinstance(game, dict) and game.get("status") == "finished":
-        game["seed"] = record.seed_hex
-    return body
+        raise ApiError(previous.status, str(previous.code), str(previous.message))
+    moves = store.list_moves(record.game_id, previous.first_move - 1, previous.last_move)
+    return {"game": game_view(record), "moves": moves}
 
 
 def _lost_race(
@@ -202,11 +207,3 @@ def _lost_race(
         if previous is not None:
             return _replay(previous, wanted, existing(game_id))
     raise conflict("move-conflict", "Another move landed first: reload the game and try again.")
-
-
-def _without_seed(body: dict[str, Any]) -> dict[str, Any]:
-    """A copy safe to store: a finished game's seed is put back from the game item on replay."""
-    stored = copy.deepcopy(body)
-    if isinstance(stored.get("game"), dict):
-        stored["game"]["seed"] = None
-    return stored
