@@ -1,7 +1,8 @@
 """The cost budget, counted on the wire: what one commit and one read ask of AWS.
 
 A commit (the human's tap and every bot reply) makes at most one DynamoDB read, one
-transactional write, one KMS call and one Scheduler call; reading a game makes one DynamoDB
+transactional write, one KMS call (none when this environment decrypted the game's seed
+recently) and one Scheduler call; reading a game makes one DynamoDB
 read and no KMS call. Counted with botocore's own event hooks on the service's clients.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from mineduel_service import aws
+from mineduel_service import aws, crypto, store
 
 if TYPE_CHECKING:
     from conftest import Api
@@ -69,7 +70,9 @@ def test_a_multi_move_bot_reply_is_still_one_transaction(api: Api, calls: Counte
         reply = api.commit(token, game["game_id"], row, col, expected)
         assert reply.status == 200
         assert calls["dynamodb.TransactWriteItems"] == 1
-        assert _by_service(calls, "dynamodb") == 2 and _by_service(calls, "kms") == 1
+        # The first commit decrypts the seed; later ones find it in this environment's memory.
+        assert _by_service(calls, "dynamodb") == 2
+        assert _by_service(calls, "kms") == (1 if expected == 0 else 0), calls
         assert _by_service(calls, "scheduler") == 1
         if reply.body["game"]["status"] != "active":
             break
@@ -93,3 +96,15 @@ def test_a_game_that_becomes_active_creates_its_schedule_in_one_call(
     assert game["status"] == "active"
     assert calls["scheduler.CreateSchedule"] == 1, calls
     assert _by_service(calls, "scheduler") == 1, calls
+
+
+def test_a_game_over_drops_its_seed_from_memory(api: Api, calls: Counter[str]) -> None:
+    token = api.guest()
+    game = api.bot_game(token)
+    api.commit(token, game["game_id"], 7, 7, 0)
+    api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token)
+    record = store.get_game(game["game_id"])
+    assert record is not None and record.status == "finished"
+    calls.clear()
+    crypto.decrypt_seed(record.seed_ciphertext, record.game_id)
+    assert _by_service(calls, "kms") == 1  # not served from memory any more

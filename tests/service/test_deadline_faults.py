@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from botocore.awsrequest import AWSResponse
-from mineduel_service import aws, clock, scheduling, store
+from mineduel_service import aws, clock, crypto, scheduling, store
 from mineduel_service.config import get_config
 
 from mineduel.local.invoke import Invoker
@@ -121,6 +121,7 @@ def test_an_expiry_function_that_raises_is_retried_dead_lettered_and_swept(api: 
     delivery = {"game_id": game_id, "move_count": 0, "deadline": deadline}
     clock.advance(DEADLINE_S)
     lambdas = LocalLambda(api.stack, Invoker(api.stack).invoke)
+    crypto.clear_cache()  # nothing decrypted before may stand in for KMS here
     with fault(aws.kms(), "before-call.kms.Decrypt", _unavailable):
         delivered = lambdas.invoke_async(get_config().expiry_function_arn, delivery)
     assert delivered is False  # three attempts (Lambda's two retries), all failed

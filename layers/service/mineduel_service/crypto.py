@@ -8,7 +8,11 @@ Only the functions that must derive the field (commit, resign, expiry) may call 
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+import threading
+import time
+from collections import OrderedDict
 
 from botocore.exceptions import ClientError
 
@@ -17,6 +21,13 @@ from .config import get_config
 from .errors import ApiError
 
 SEED_BYTES = 32
+CACHE_ENTRIES = 128
+CACHE_TTL_S = 900.0
+"""A decrypted seed is kept in the function's memory for a quarter of an hour (the life of a
+quick game's turns), for at most this many games: a commit that lands on the same execution
+environment as the game's previous one skips KMS. Who can read a seed does not change (the
+same function, which could decrypt it anyway); docs/cost.md weighs this against envelope
+encryption."""
 
 
 class SeedUnavailable(ApiError):
@@ -45,8 +56,68 @@ def encrypt_seed(seed: bytes, game_id: str) -> bytes:
     return response["CiphertextBlob"]
 
 
+class _SeedCache:
+    """Recently decrypted seeds, by game and ciphertext, for ``CACHE_TTL_S`` seconds."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seeds: OrderedDict[tuple[str, bytes], tuple[float, bytes]] = OrderedDict()
+
+    @staticmethod
+    def _key(ciphertext: bytes, game_id: str) -> tuple[str, bytes]:
+        return game_id, hashlib.sha256(ciphertext).digest()
+
+    def get(self, ciphertext: bytes, game_id: str) -> bytes | None:
+        key = self._key(ciphertext, game_id)
+        with self._lock:
+            found = self._seeds.get(key)
+            if found is None:
+                return None
+            stored_at, seed = found
+            if time.monotonic() - stored_at > CACHE_TTL_S:
+                del self._seeds[key]
+                return None
+            self._seeds.move_to_end(key)
+            return seed
+
+    def put(self, ciphertext: bytes, game_id: str, seed: bytes) -> None:
+        with self._lock:
+            self._seeds[self._key(ciphertext, game_id)] = (time.monotonic(), seed)
+            while len(self._seeds) > CACHE_ENTRIES:
+                self._seeds.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            for key in [k for k in self._seeds if k[0] == game_id]:
+                del self._seeds[key]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._seeds.clear()
+
+
+_cache = _SeedCache()
+
+
+def forget_seed(game_id: str) -> None:
+    """Drop a game's seed from memory (the game is over: its seed is public anyway)."""
+    _cache.forget(game_id)
+
+
+def clear_cache() -> None:
+    """Forget every cached seed (tests that count KMS calls start from nothing)."""
+    _cache.clear()
+
+
 def decrypt_seed(ciphertext: bytes, game_id: str) -> bytes:
-    """The seed of ``game_id``; refuses a ciphertext made for any other game."""
+    """The seed of ``game_id``; refuses a ciphertext made for any other game.
+
+    Served from this execution environment's memory when it decrypted the same ciphertext for
+    the same game in the last ``CACHE_TTL_S`` seconds; otherwise one KMS ``Decrypt``.
+    """
+    cached = _cache.get(ciphertext, game_id)
+    if cached is not None:
+        return cached
     try:
         response = aws.kms().decrypt(
             CiphertextBlob=ciphertext,
@@ -61,4 +132,5 @@ def decrypt_seed(ciphertext: bytes, game_id: str) -> bytes:
     seed = response["Plaintext"]
     if len(seed) != SEED_BYTES:
         raise SeedUnavailable()
+    _cache.put(ciphertext, game_id, seed)
     return seed

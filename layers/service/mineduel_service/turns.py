@@ -150,6 +150,8 @@ def store_outcome(
         written.extend(more)
         last = following
     follow_schedule(before, last)
+    if last.status == "finished":
+        crypto.forget_seed(last.game_id)
     if last.results_pending:
         _apply_result(last)
     return last, written
