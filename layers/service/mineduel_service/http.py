@@ -27,7 +27,7 @@ from mineduel_engine.errors import EngineError
 
 from . import auth, errors
 from .config import get_config
-from .models import ErrorOut
+from .models import ErrorOut, ThrottledOut
 from .observability import logger, publish_metrics, tracer
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
@@ -50,9 +50,29 @@ ERRORS: dict[int, Any] = {
 }
 """The OpenAPI ``responses`` of every route: api.md's error shape for each 4xx."""
 
+THROTTLED: dict[str, Any] = {
+    "description": "Too many requests: API Gateway's throttle of the route answers "
+    '`{"message": "Too Many Requests"}` before any function runs.',
+    "content": {content_types.APPLICATION_JSON: {"model": ThrottledOut}},
+}
+LIMITED: dict[str, Any] = {
+    **THROTTLED,
+    "description": THROTTLED["description"] + " This route also limits each address: "
+    "`too-many-requests` in the error shape, with `Retry-After`.",
+    "headers": {
+        "Retry-After": {
+            "description": "Seconds until the address may try again (the function's own limit).",
+            "schema": {"type": "integer", "minimum": 1},
+        }
+    },
+}
 
-def responses(status: int, model: type[Any], description: str) -> dict[int, Any]:
-    """A route's OpenAPI ``responses``: its success status and model, then ``ERRORS``.
+
+def responses(
+    status: int, model: type[Any], description: str, *, limited: bool = False
+) -> dict[int, Any]:
+    """A route's OpenAPI ``responses``: its success status and model, ``ERRORS`` and the 429
+    (``limited``: the route limits each address too, and says when to retry).
 
     Powertools drops the success response it would infer from the return annotation as soon
     as ``responses=`` is given, so each route names it here.
@@ -63,6 +83,7 @@ def responses(status: int, model: type[Any], description: str) -> dict[int, Any]
             "content": {content_types.APPLICATION_JSON: {"model": model}},
         },
         **ERRORS,
+        429: LIMITED if limited else THROTTLED,
     }
 
 
@@ -77,8 +98,8 @@ def json_response(status: int, body: Any, headers: dict[str, str] | None = None)
 
 
 def error_response(error: errors.ApiError) -> Response[Any]:
-    """api.md's error shape for ``error``."""
-    return json_response(error.status, error.body())
+    """api.md's error shape for ``error``, with the headers it carries."""
+    return json_response(error.status, error.body(), error.headers)
 
 
 def new_app() -> APIGatewayHttpResolver:
@@ -218,6 +239,11 @@ def _raw(error: errors.ApiError) -> dict[str, Any]:
 def token(app: APIGatewayHttpResolver) -> str | None:
     """The caller's bearer token, if any."""
     return auth.bearer(dict(app.current_event.headers or {}))
+
+
+def source_ip(app: APIGatewayHttpResolver) -> str | None:
+    """The address API Gateway saw the request come from (not a header the client wrote)."""
+    return app.current_event.request_context.http.source_ip or None
 
 
 def header(app: APIGatewayHttpResolver, name: str) -> str | None:

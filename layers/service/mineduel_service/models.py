@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 CLIENT_SEED = r"^[A-Za-z0-9._~-]{0,64}$"
 SeatKind = Literal["account", "guest", "bot", "open"]
@@ -192,3 +192,13 @@ class ErrorOut(_Response):
     """api.md's error shape."""
 
     error: ErrorBody
+
+
+class GatewayMessageOut(_Response):
+    """API Gateway's own answer, sent before any function runs (a throttled request's 429)."""
+
+    message: str
+
+
+class ThrottledOut(RootModel[ErrorOut | GatewayMessageOut]):
+    """A 429: API Gateway's throttle (``{"message"}``), or a function's own limit (error shape)."""

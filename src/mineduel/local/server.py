@@ -25,6 +25,7 @@ from . import swagger
 from .cors import Cors
 from .http_events import HttpRequest, HttpResponse, from_result, gateway_error, to_event
 from .routing import Router
+from .throttle import RouteThrottle
 
 # Not under "mineduel": that logger is Powertools' (service name), which would stamp our lines
 # with whatever function ran last in this thread.
@@ -69,12 +70,19 @@ class LocalApi:
         openapi_document: Callable[[], bytes],
         clock: LocalClock,
         cors: Cors | None = None,
+        throttle: RouteThrottle | None = None,
     ) -> None:
         self._router = router
         self._invoke = invoke
         self._openapi = openapi_document
         self._clock = clock
         self._cors = cors
+        self._throttle = throttle
+
+    @property
+    def throttle(self) -> RouteThrottle | None:
+        """The gateway's route throttles (None: nothing is throttled)."""
+        return self._throttle
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         """Answer one request as the deployed API would, or from a local-only extra."""
@@ -119,6 +127,8 @@ class LocalApi:
         match = self._router.match(request.method, request.path)
         if match is None:
             return gateway_error(404, "Not Found")
+        if self._throttle is not None and not self._throttle.admit(match.route.route_key):
+            return gateway_error(429, "Too Many Requests")
         event = to_event(request, match, self._clock.now())
         try:
             result = self._invoke(match.route.function, event)

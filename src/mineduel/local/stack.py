@@ -28,6 +28,7 @@ from .routing import Route, Router
 from .scheduler import SchedulerLoop
 from .server import LocalApi, LocalClock, make_http_server
 from .template import ROOT_TEMPLATE, Template, TemplateError
+from .throttle import RouteThrottle
 
 DEFAULT_REGION = "us-east-1"
 SCHEDULE_GROUP_TYPE = "AWS::Scheduler::ScheduleGroup"
@@ -135,6 +136,7 @@ def start_local_stack(
             _OpenApiCache(provisioned.template),
             LocalClock(now=clock.now, advance=clock.advance, fire_due=loop.run_now),
             Cors.from_template(provisioned.template.resources),
+            RouteThrottle.from_template(provisioned.template),
         )
         server = make_http_server(api, host, port)
         thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
