@@ -169,3 +169,49 @@ def test_a_failing_target_is_retried_then_dropped(moto: EmbeddedMoto) -> None:
     assert loop.tick() == ["x"]
     assert len(calls) == 3
     assert scheduler.list_schedules(GroupName="flaky")["Schedules"] == []
+
+
+def test_a_schedule_its_target_set_again_is_kept_for_the_next_deadline(
+    moto: EmbeddedMoto,
+) -> None:
+    scheduler = _client(moto, "scheduler")
+    scheduler.create_schedule_group(Name="rearm")
+    clock = _Clock()
+    fired: list[dict[str, Any]] = []
+
+    def fire(arn: str, event: dict[str, Any]) -> None:
+        fired.append(event)
+        if event["turn"] == 1:  # the expiry function points the schedule at the next turn
+            scheduler.update_schedule(
+                Name="g",
+                GroupName="rearm",
+                ScheduleExpression="at(2026-11-29T12:05:00)",
+                FlexibleTimeWindow={"Mode": "OFF"},
+                Target={
+                    "Arn": TARGET,
+                    "RoleArn": "arn:aws:iam::123456789012:role/r",
+                    "Input": json.dumps({"turn": 2}),
+                },
+                ActionAfterCompletion="DELETE",
+            )
+
+    loop = SchedulerLoop(scheduler, "rearm", clock, fire)
+    scheduler.create_schedule(
+        Name="g",
+        GroupName="rearm",
+        ScheduleExpression="at(2026-11-29T12:01:00)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={
+            "Arn": TARGET,
+            "RoleArn": "arn:aws:iam::123456789012:role/r",
+            "Input": json.dumps({"turn": 1}),
+        },
+        ActionAfterCompletion="DELETE",
+    )
+    clock.now = START + timedelta(minutes=1)
+    assert loop.tick() == ["g"]
+    assert {s["Name"] for s in scheduler.list_schedules(GroupName="rearm")["Schedules"]} == {"g"}
+    clock.now = START + timedelta(minutes=5)
+    assert loop.tick() == ["g"]
+    assert fired == [{"turn": 1}, {"turn": 2}]
+    assert scheduler.list_schedules(GroupName="rearm")["Schedules"] == []

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import boto3
 import pytest
 from mineduel_service import clock
-from mineduel_service.config import reset_config
+from mineduel_service.config import get_config, reset_config
 from mineduel_service.observability import logger
 from moto import mock_aws
 from moto.moto_server.werkzeug_app import (
@@ -166,6 +167,27 @@ class Api:
         reply = self.call("POST", "/v1/guests", source_ip=self.new_address())
         assert reply.status == 201, reply.body
         return str(reply.body["token"])
+
+    def account(self, username: str, password: str = "Correct-Horse-42") -> str:  # noqa: S107
+        """An id token for ``username`` of the template's user pool (created on first use).
+
+        Needs the served stack: the handlers fetch the pool's keys from the moto server.
+        """
+        config = get_config()
+        cognito = boto3.client("cognito-idp", region_name=config.region)
+        try:
+            cognito.admin_create_user(UserPoolId=config.user_pool_id, Username=username)
+            cognito.admin_set_user_password(
+                UserPoolId=config.user_pool_id, Username=username, Password=password, Permanent=True
+            )
+        except cognito.exceptions.UsernameExistsException:
+            pass
+        answer = cognito.initiate_auth(
+            ClientId=config.user_pool_client_id,
+            AuthFlow="USER_PASSWORD_AUTH",
+            AuthParameters={"USERNAME": username, "PASSWORD": password},
+        )
+        return str(answer["AuthenticationResult"]["IdToken"])
 
     def bot_game(self, token: str, **body: Any) -> dict[str, Any]:
         """A new game against the bot; returns the Game."""

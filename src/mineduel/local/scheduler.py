@@ -3,9 +3,10 @@
 moto stores schedules but never fires them. This loop does what Scheduler would for the
 template's group: every ``at(...)`` schedule whose time has come (by the local clock, which
 ``POST /_local/clock`` can move forward) is sent to its target function ARN with the schedule's
-``Input`` as the event, then deleted, as ``ActionAfterCompletion: DELETE`` does on AWS. A target
-that fails is retried on later ticks, a few times, then dropped with a log line (Scheduler's
-retry policy, scaled down).
+``Input`` as the event, then deleted, as ``ActionAfterCompletion: DELETE`` does on AWS,
+unless the target has set the schedule again meanwhile (the expiry function points it at the
+next turn's deadline). A target that fails is retried on later ticks, a few times, then
+dropped with a log line (Scheduler's retry policy, scaled down).
 """
 
 from __future__ import annotations
@@ -110,6 +111,12 @@ class SchedulerLoop:
 
     def _complete(self, schedule: dict[str, Any]) -> None:
         name = schedule["Name"]
+        now = self._client.get_schedule(Name=name, GroupName=self._group)
+        if (now["ScheduleExpression"], now["Target"].get("Input")) != (
+            schedule["ScheduleExpression"],
+            schedule["Target"].get("Input"),
+        ):
+            return  # the target set its own schedule again (the next deadline): that one stays
         if schedule.get("ActionAfterCompletion", "NONE") == "DELETE":
             self._client.delete_schedule(Name=name, GroupName=self._group)
         else:
