@@ -3,7 +3,8 @@
 One place maps every failure to api.md's error shape: ``ApiError`` as it is, pydantic
 validation as 400 (malformed JSON) or 422 (with ``details``), engine refusals by kind, anything
 unexpected as a bare 500 whose message says nothing about the game. Bodies over the configured
-size are refused with 413 before anything parses them.
+size (413), of another media type than JSON (415) or that are arrays (422) are refused before
+anything parses them.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ _ERROR_STATUSES = {
     404: "No such game.",
     409: "Conflict (stale expected_move, cell already open, game not active).",
     413: "Body too large.",
+    415: "A body not sent as application/json.",
     422: "Well-formed but invalid.",
 }
 ERRORS: dict[int, Any] = {
@@ -125,7 +127,11 @@ def _invalid(exc: RequestValidationError) -> Response[Any]:
 
 
 def _content_type(exc: RequestUnsupportedContentType) -> Response[Any]:
-    return error_response(errors.malformed("Send the body as application/json."))
+    return error_response(_not_json())
+
+
+def _not_json() -> errors.ApiError:
+    return errors.ApiError(415, "unsupported-media-type", "Send the body as application/json.")
 
 
 def _bad_response(exc: ResponseValidationError) -> Response[Any]:
@@ -180,7 +186,8 @@ def validation_error(problems: Any) -> errors.ApiError:
 
 def body_problem(event: dict[str, Any], limit: int) -> errors.ApiError | None:
     """Why a request body cannot be accepted, checked before anything parses it: too large
-    (413), not base64 when flagged so, not UTF-8, not JSON, or nested too deeply (400)."""
+    (413), sent as another media type than JSON (415), not base64 when flagged so, not UTF-8,
+    not JSON, or nested too deeply (400), or an array (422)."""
     body = event.get("body")
     if not body:
         return None
@@ -196,12 +203,25 @@ def body_problem(event: dict[str, Any], limit: int) -> errors.ApiError | None:
     method = str(event.get("requestContext", {}).get("http", {}).get("method", "")).upper()
     if method not in _BODY_METHODS:
         return None
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media_type not in ("", "application/json"):
+        # The resolver would try form or multipart parsing (a multipart body without a
+        # boundary even fails it): every body of this API is JSON.
+        return _not_json()
     try:
-        json.loads(raw.decode("utf-8"))
+        parsed = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return errors.malformed("The body is not UTF-8 text.")
     except (ValueError, RecursionError):
         return errors.malformed("The body is not valid JSON (or is nested too deeply).")
+    if isinstance(parsed, list):
+        # No body of this API is an array; the resolver would quietly take its first element.
+        return errors.invalid(
+            "invalid-request",
+            "Send a JSON object as the body, not an array.",
+            [{"loc": ["body"], "msg": "Input should be an object", "type": "model_type"}],
+        )
     return None
 
 
@@ -220,11 +240,21 @@ def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
             problem = body_problem(event, get_config().max_body_bytes)
             if problem is not None:
                 return _raw(problem)
-            return app.resolve(event, context)
+            return app.resolve(_lower_media_type(event), context)
         finally:
             publish_metrics()
 
     return cast(Handler, handler)
+
+
+def _lower_media_type(event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` with its content type in lower case (media types ignore case; the resolver
+    would not recognise ``Application/JSON``)."""
+    headers = event.get("headers")
+    if not isinstance(headers, dict):
+        return event
+    fixed = {k: v.lower() if k.lower() == "content-type" else v for k, v in headers.items()}
+    return {**event, "headers": fixed} if fixed != headers else event
 
 
 def _raw(error: errors.ApiError) -> dict[str, Any]:
