@@ -20,9 +20,8 @@ if TYPE_CHECKING:
 @pytest.mark.after_all
 def test_every_policy_equals_the_calls_of_its_function(iam_run: IamRun) -> None:
     template = load_template()
+    # Unused grants are judged only after a whole, green run: a partial run cannot know what
+    # the rest would have called, and a failed test may have stopped before its calls.
     judge_unused = iam_run.complete and iam_run.other_failures == 0
-    if judge_unused:
-        silent = set(template.functions) - iam_run.audit.functions_seen()
-        assert not silent, f"no test made these functions call AWS: {sorted(silent)}"
     report = iam_run.audit.report(template, judge_unused=judge_unused)
     assert not report, report

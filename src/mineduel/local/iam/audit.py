@@ -28,7 +28,7 @@ import botocore.handlers
 from ..invoke import RUNNING, Running
 from ..provision import LocalStack
 from ..template import Template
-from .policy import FunctionPolicy, Grant, PolicyNotUnderstood, written
+from .policy import FunctionPolicy, Grant, PolicyNotUnderstood, grants_of
 from .requests import LEADING_KEYS, IamRequest, UnknownCall, requests_for
 
 HOOK_EVENT = "before-parameter-build"
@@ -120,8 +120,7 @@ class Audit:
         """The grants of ``template``'s functions that no recorded request used."""
         unused: list[Grant] = []
         for function in functions or template.functions:
-            properties = template.functions[function].properties
-            for grant in _grants(template, function, properties):
+            for grant in grants_of(function, template.functions[function].properties):
                 if grant not in self.used:
                     unused.append(grant)
         return unused
@@ -156,27 +155,6 @@ class Audit:
                 out.append(f"\n{function} needs exactly (Policies, from the calls recorded):")
                 out.append(self.suggestion(template, function))
         return "\n".join(out)
-
-
-def _grants(template: Template, function: str, properties: Mapping[str, Any]) -> list[Grant]:
-    from .policy import raw_statements  # noqa: PLC0415  (only here: a template, not a stack)
-
-    grants = []
-    for index, raw in enumerate(raw_statements(properties)):
-        if raw.get("Effect") != "Allow":
-            continue
-        actions = raw["Action"] if isinstance(raw["Action"], list) else [raw["Action"]]
-        resources = raw["Resource"] if isinstance(raw["Resource"], list) else [raw["Resource"]]
-        patterns: list[str | None] = [None]
-        for operator, tests in (raw.get("Condition") or {}).items():
-            if operator.startswith("ForAllValues:") and LEADING_KEYS in tests:
-                found = tests[LEADING_KEYS]
-                patterns = list(found) if isinstance(found, list) else [found]
-        for action in actions:
-            for resource in resources:
-                for keys in patterns:
-                    grants.append(Grant(function, index, str(action), written(resource), keys))
-    return grants
 
 
 # ---------------------------------------------------------------------------- suggestions

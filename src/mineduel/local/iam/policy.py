@@ -84,6 +84,23 @@ def raw_statements(properties: Mapping[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
+def grants_of(function: str, properties: Mapping[str, Any]) -> list[Grant]:
+    """Every grant of a function's Allow statements, as the template writes them."""
+    found = []
+    for index, raw in enumerate(raw_statements(properties)):
+        if raw.get("Effect") != "Allow":
+            continue
+        patterns: tuple[str | None, ...] = (None,)
+        for operator, tests in (raw.get("Condition") or {}).items():
+            if operator.startswith("ForAllValues:") and LEADING_KEYS in tests:
+                patterns = tuple(str(p) for p in _strings(tests[LEADING_KEYS]))
+        for action in _strings(raw["Action"]):
+            for resource in _strings(raw["Resource"]):
+                for keys in patterns:
+                    found.append(Grant(function, index, str(action), written(resource), keys))
+    return found
+
+
 def written(value: Any) -> str:
     """A template expression as it reads in template.yaml (``!GetAtt GamesTable.Arn``)."""
     if isinstance(value, str):
@@ -137,18 +154,6 @@ class FunctionPolicy:
             written=tuple(written(r) for r in as_written),
             conditions=tuple(conditions),
         )
-
-    def grants(self) -> list[Grant]:
-        """Every grant of the function's Allow statements."""
-        found = []
-        for st in self._statements:
-            if st.effect != "Allow":
-                continue
-            for action in st.actions:
-                for resource in st.written:
-                    for keys in st.leading_key_patterns or (None,):
-                        found.append(Grant(self.function, st.index, action, resource, keys))
-        return found
 
     def decide(self, request: IamRequest) -> Decision:
         """IAM's answer to ``request``: allowed by some Allow statement and by no Deny."""
