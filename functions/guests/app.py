@@ -1,9 +1,9 @@
-"""POST /v1/guests: issue a guest token (who may play the bot only)."""
+"""POST /v1/guests: issue a guest token (who may play the bot only), a few per address a minute."""
 
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import games, http
+from mineduel_service import games, http, limits
 from mineduel_service.models import GuestOut
 
 app = http.new_app()
@@ -12,10 +12,12 @@ app = http.new_app()
 @app.post(
     "/v1/guests",
     summary="Issue a guest token",
-    responses=http.responses(201, GuestOut, "A guest token, shown once."),
+    responses=http.responses(201, GuestOut, "A guest token, shown once.", limited=True),
 )
 def create_guest() -> Response[GuestOut]:
-    """201 with the token (shown once), the guest's player id and the token's expiry."""
+    """201 with the token (shown once), the guest's player id and the token's expiry; 429 with
+    ``Retry-After`` once the caller's address has had its guests for this minute."""
+    limits.admit_guest(http.source_ip(app))
     return http.json_response(201, games.register_guest())
 
 

@@ -229,6 +229,40 @@ def test_what_the_template_does_not_route_gets_api_gateways_answers(
 
 
 @pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("BREW", "/v1/games", "OPTIONS, POST"),
+        ("PROPFIND", "/v1/games/x/moves", "GET, OPTIONS, POST"),
+        ("TRACE", "/v1/games/x", "DELETE, GET, OPTIONS"),
+        ("BREW", "/_local/clock", "GET, OPTIONS, POST"),
+        ("get", "/v1/games/x", "DELETE, GET, OPTIONS"),
+        ("BREW", "/not/routed", ""),
+    ],
+)
+def test_an_unknown_method_is_a_json_405_with_the_paths_methods_in_allow(
+    stack: RunningStack, method: str, path: str, allow: str
+) -> None:
+    client = ApiClient(http_transport(stack.url))
+    reply = client.call(method, path, {"x": 1})
+    assert reply.status == 405
+    assert reply.headers["content-type"] == "application/json"
+    assert reply.headers["allow"] == allow
+    error = reply.json()["error"]
+    assert error["code"] == "method-not-allowed"
+    assert method in error["message"]
+
+
+def test_a_known_method_on_a_path_routed_for_others_is_api_gateways_404(
+    stack: RunningStack,
+) -> None:
+    client = ApiClient(http_transport(stack.url))
+    for method, path in [("PUT", "/v1/games"), ("GET", "/v1/guests"), ("PATCH", "/v1/games/x")]:
+        reply = client.call(method, path)
+        assert (reply.status, reply.json()) == (404, {"message": "Not Found"}), (method, path)
+        assert "allow" not in reply.headers
+
+
+@pytest.mark.parametrize(
     ("body", "status"),
     [({"advance_s": -5}, 422), ({"advance_s": "soon"}, 422), ({}, 400), ([1], 400)],
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import itertools
 import json
 import logging
 import threading
@@ -74,6 +75,8 @@ def load_samples() -> dict[str, dict[str, Any]]:
 class Api:
     """Calls the stack's functions the way API Gateway would, from the sample events."""
 
+    _addresses = itertools.count(1)
+
     def __init__(self, stack: LocalStack) -> None:
         self.stack = stack
         self.invoker = Invoker(stack)
@@ -108,6 +111,7 @@ class Api:
         token: str | None = None,
         headers: dict[str, str] | None = None,
         query: dict[str, str] | None = None,
+        source_ip: str | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """The logical id of the function and the event API Gateway would send it."""
         template, logical_id, params = self._match(method, path)
@@ -138,6 +142,8 @@ class Api:
             event["rawQueryString"] = urllib.parse.urlencode(query)
         for name, value in (headers or {}).items():
             event["headers"][name.lower()] = value
+        if source_ip is not None:
+            event["requestContext"]["http"]["sourceIp"] = source_ip
         return logical_id, event
 
     def call(self, method: str, path: str, **kwargs: Any) -> Reply:
@@ -152,9 +158,15 @@ class Api:
         )
 
     # ---------------------------------------------------------------- conveniences
+    @classmethod
+    def new_address(cls) -> str:
+        """An address no caller has used yet (in the benchmarking range, 198.18.0.0/15)."""
+        n = next(cls._addresses)
+        return f"198.{18 + n // 65536 % 2}.{n // 256 % 256}.{n % 256}"
+
     def guest(self) -> str:
-        """A fresh guest token."""
-        reply = self.call("POST", "/v1/guests")
+        """A fresh guest token, for a client of its own (each address may make only a few)."""
+        reply = self.call("POST", "/v1/guests", source_ip=self.new_address())
         assert reply.status == 201, reply.body
         return str(reply.body["token"])
 

@@ -33,6 +33,7 @@ class Config:
     idempotency_ttl_s: int
     max_body_bytes: int
     cognito_endpoint: str
+    guest_limit_per_minute: int = 20
 
     @property
     def issuer(self) -> str:
@@ -85,6 +86,7 @@ def get_config() -> Config:
         idempotency_ttl_s=_integer("IDEMPOTENCY_TTL_S", 86400),
         max_body_bytes=_integer("MAX_BODY_BYTES", 16384),
         cognito_endpoint=endpoint,
+        guest_limit_per_minute=_integer("GUEST_LIMIT_PER_MINUTE", 20),
     )
 
 

@@ -22,13 +22,20 @@ class ApiError(Exception):
     """A refusal with its HTTP status and api.md error code."""
 
     def __init__(
-        self, status: int, code: str, message: str, details: list[dict[str, Any]] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: list[dict[str, Any]] | None = None,
+        *,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.details = details
+        self.headers = dict(headers or {})  # sent with the answer (``Retry-After`` on a 429)
 
     @property
     def type_uri(self) -> str:

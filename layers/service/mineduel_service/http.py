@@ -28,7 +28,7 @@ from mineduel_engine.errors import EngineError
 
 from . import auth, errors
 from .config import get_config
-from .models import ErrorOut
+from .models import ErrorOut, ThrottledOut
 from .observability import logger, publish_metrics, tracer
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
@@ -53,9 +53,29 @@ ERRORS: dict[int, Any] = {
 }
 """The OpenAPI ``responses`` of every route: the problem details body of each error status."""
 
+THROTTLED: dict[str, Any] = {
+    "description": "Too many requests: API Gateway's throttle of the route answers "
+    '`{"message": "Too Many Requests"}` before any function runs.',
+    "content": {content_types.APPLICATION_JSON: {"model": ThrottledOut}},
+}
+LIMITED: dict[str, Any] = {
+    **THROTTLED,
+    "description": THROTTLED["description"] + " This route also limits each address: "
+    "`too-many-requests` in the error shape, with `Retry-After`.",
+    "headers": {
+        "Retry-After": {
+            "description": "Seconds until the address may try again (the function's own limit).",
+            "schema": {"type": "integer", "minimum": 1},
+        }
+    },
+}
 
-def responses(status: int, model: type[Any], description: str) -> dict[int, Any]:
-    """A route's OpenAPI ``responses``: its success status and model, then ``ERRORS``.
+
+def responses(
+    status: int, model: type[Any], description: str, *, limited: bool = False
+) -> dict[int, Any]:
+    """A route's OpenAPI ``responses``: its success status and model, ``ERRORS`` and the 429
+    (``limited``: the route limits each address too, and says when to retry).
 
     Powertools drops the success response it would infer from the return annotation as soon
     as ``responses=`` is given, so each route names it here.
@@ -66,6 +86,7 @@ def responses(status: int, model: type[Any], description: str) -> dict[int, Any]
             "content": {content_types.APPLICATION_JSON: {"model": model}},
         },
         **ERRORS,
+        429: LIMITED if limited else THROTTLED,
     }
 
 
@@ -85,6 +106,7 @@ def error_response(error: errors.ApiError, instance: str | None = None) -> Respo
         status_code=error.status,
         content_type=errors.PROBLEM_JSON,
         body=json.dumps(error.body(instance), separators=(",", ":")),
+        headers=dict(error.headers or {}),
     )
 
 
@@ -204,11 +226,18 @@ def body_problem(event: dict[str, Any], limit: int) -> errors.ApiError | None:
     if not _is_json(_header_of(event, "content-type")):
         return errors.unsupported_media_type()
     try:
-        json.loads(raw.decode("utf-8"))
+        parsed = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return errors.malformed("The body is not UTF-8 text.")
     except (ValueError, RecursionError):
         return errors.malformed("The body is not valid JSON (or is nested too deeply).")
+    if isinstance(parsed, list):
+        # No body of this API is an array; the resolver would quietly take its first element.
+        return errors.invalid(
+            "invalid-request",
+            "Send a JSON object as the body, not an array.",
+            [{"loc": ["body"], "msg": "Input should be an object", "type": "model_type"}],
+        )
     return None
 
 
@@ -264,7 +293,7 @@ def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
 def _raw(error: errors.ApiError, instance: str | None) -> dict[str, Any]:
     return {
         "statusCode": error.status,
-        "headers": {"Content-Type": errors.PROBLEM_JSON},
+        "headers": {"Content-Type": errors.PROBLEM_JSON, **(error.headers or {})},
         "body": json.dumps(error.body(instance)),
         "isBase64Encoded": False,
     }
@@ -273,6 +302,11 @@ def _raw(error: errors.ApiError, instance: str | None) -> dict[str, Any]:
 def token(app: APIGatewayHttpResolver) -> str | None:
     """The caller's bearer token, if any."""
     return auth.bearer(dict(app.current_event.headers or {}))
+
+
+def source_ip(app: APIGatewayHttpResolver) -> str | None:
+    """The address API Gateway saw the request come from (not a header the client wrote)."""
+    return app.current_event.request_context.http.source_ip or None
 
 
 def header(app: APIGatewayHttpResolver, name: str) -> str | None:

@@ -1,19 +1,40 @@
-"""The API's request and response models (api.md), validated by pydantic at the edge.
+"""The API's request and response models, validated by pydantic at the edge.
 
-Request models refuse what api.md does not allow (strict types, ranges, lengths), so bad input
+Request models refuse what the API does not allow (strict types, ranges, lengths), so bad input
 is a 4xx before any use case runs. Response models are what the OpenAPI document is generated
 from; their field names are the contract with every client: add fields, never rename or drop.
+
+The document is as strict as the models, so a client generated from it cannot send what they
+refuse. Two places need care. Integers: JSON has one number type, and in OpenAPI 3.1 (JSON
+Schema 2020-12) ``37.0`` *is* an integer, while pydantic's strict mode refuses it; so request
+integers are :data:`WholeNumber`, which takes a JSON number with no fraction (``37.0`` as 37)
+and still refuses ``37.5``, ``true`` and ``"37"``. Enumerations checked by the service itself
+(``bot_level``, ``action``) are listed in the document (``enum``) from the same constants.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from mineduel_engine.bot import BOT_LEVELS
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, model_validator
 
 CLIENT_SEED = r"^[A-Za-z0-9._~-]{0,64}$"
 SeatKind = Literal["account", "guest", "bot", "open"]
 Status = Literal["waiting", "active", "finished", "cancelled"]
+ACTIONS: tuple[str, ...] = ("tap", "bomb", "guess", "reveal")
+"""Every action of every variant; a variant refuses the ones it does not have (422)."""
+
+
+def _integral(value: Any) -> Any:
+    """A float with no fraction (``37.0``, what some JSON encoders write for 37) as an int."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_integral)]
+"""A request integer: ``37`` or ``37.0``, never ``37.5``, ``true`` or ``"37"``."""
 
 
 class _Request(BaseModel):
@@ -26,13 +47,15 @@ class _Response(BaseModel):
 
 # ---------------------------------------------------------------------------- requests
 class CreateGameRequest(_Request):
-    """``POST /v1/games``: every field optional; the defaults are api.md's."""
+    """``POST /v1/games``: every field optional, with these defaults."""
 
     variant: str = Field(default="mine-duel", min_length=1, max_length=32)
-    seats: int = Field(default=2, ge=2, le=4)
-    bots: int = Field(default=1, ge=0, le=3)
-    bot_level: str = Field(default="hard", min_length=1, max_length=16)
-    move_deadline_s: int = Field(default=86400, ge=60, le=604800)
+    seats: WholeNumber = Field(default=2, ge=2, le=4)
+    bots: WholeNumber = Field(default=1, ge=0, le=3)
+    bot_level: str = Field(
+        default="hard", min_length=1, max_length=16, json_schema_extra={"enum": list(BOT_LEVELS)}
+    )
+    move_deadline_s: WholeNumber = Field(default=86400, ge=60, le=604800)
     rated: bool = False
     invite: list[str] = Field(default_factory=list, max_length=3)
 
@@ -46,10 +69,12 @@ class JoinRequest(_Request):
 class CommitRequest(_Request):
     """``POST /v1/games/{game_id}/moves``: the armed cell and the move count the client saw."""
 
-    row: int = Field(ge=0, le=63)
-    col: int = Field(ge=0, le=63)
-    expected_move: int = Field(ge=0, le=100_000)
-    action: str = Field(default="tap", min_length=1, max_length=16)
+    row: WholeNumber = Field(ge=0, le=63)
+    col: WholeNumber = Field(ge=0, le=63)
+    expected_move: WholeNumber = Field(ge=0, le=100_000)
+    action: str = Field(
+        default="tap", min_length=1, max_length=16, json_schema_extra={"enum": list(ACTIONS)}
+    )
     client_seed: str | None = Field(default=None, pattern=CLIENT_SEED)
 
 
@@ -127,7 +152,7 @@ class ResultOut(_Response):
 
 
 class GameOut(_Response):
-    """api.md's Game."""
+    """A game as the caller may see it."""
 
     game_id: str
     variant: str
@@ -150,7 +175,7 @@ class GameOut(_Response):
 
 
 class MoveOut(_Response):
-    """api.md's Move."""
+    """One move of the log."""
 
     n: int
     seat: int
@@ -187,7 +212,7 @@ class VerdictOut(BaseModel):
 
 
 class VerificationOut(BaseModel):
-    """api.md's Verification document: self-contained, checkable offline."""
+    """The Verification document: self-contained, checkable offline."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -340,3 +365,13 @@ class ErrorOut(_Response):
         default=None, description="One entry per invalid field (validation problems only)"
     )
     error: ErrorBody
+
+
+class GatewayMessageOut(_Response):
+    """API Gateway's own answer, sent before any function runs (a throttled request's 429)."""
+
+    message: str
+
+
+class ThrottledOut(RootModel[ErrorOut | GatewayMessageOut]):
+    """A 429: API Gateway's throttle (``{"message"}``), or a function's own limit (error shape)."""

@@ -10,10 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sys
-import threading
-from types import FrameType
 
 HELP = "Run the backend locally on an embedded AWS (moto), as template.yaml defines it."
 DEFAULT_PORT = 3000
@@ -53,30 +50,32 @@ def banner(url: str, endpoint_url: str, embedded: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the stack, print the banner, wait for Ctrl-C (or SIGTERM), stop cleanly."""
+    """Start the stack, print the banner, wait for Ctrl-C (or SIGTERM), stop cleanly.
+
+    The stop signals are taken over before the stack starts (a shell that starts us in the
+    background would ignore SIGINT otherwise), so one sent during start-up stops the stack as
+    soon as it is up; signals that come while stopping are ignored, so the exit code is 0.
+    """
     from mineduel.local.stack import start_local_stack  # noqa: PLC0415  (heavy: moto, boto3)
+    from mineduel.local.stop_signals import StopSignals  # noqa: PLC0415
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logging.getLogger("mineduel-local").setLevel(logging.WARNING if args.quiet else logging.INFO)
     embedded = not os.environ.get("AWS_ENDPOINT_URL")
+    stops = StopSignals().install()
     try:
-        stack = start_local_stack(args.host, args.port)
-    except OSError as exc:
-        print(f"mineduel serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 1
-    print(banner(stack.url, stack.endpoint_url, embedded), flush=True)
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    # Installed explicitly: a shell that starts us in the background ignores SIGINT otherwise.
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
-    try:
-        while not stop.wait(0.5):
-            pass
+        try:
+            stack = start_local_stack(args.host, args.port)
+        except OSError as exc:
+            where = f"{args.host}:{args.port}"
+            print(f"mineduel serve: cannot listen on {where}: {exc}", file=sys.stderr)
+            return 1
+        print(banner(stack.url, stack.endpoint_url, embedded), flush=True)
+        try:
+            stops.wait()
+        finally:
+            print("\nStopping...", flush=True)
+            stack.stop()
     finally:
-        print("\nStopping...", flush=True)
-        stack.stop()
+        stops.close(ignore_further=True)
     return 0

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from .invoke import LambdaContext
+from .invoke import LambdaContext, running
 from .provision import LocalStack
 from .template import FunctionSpec
 
@@ -93,7 +93,8 @@ class EnvironmentPool:
                 function_name=self._stack.ref(logical_id),
                 invoked_function_arn=self._stack.function_arns[logical_id],
             )
-            return getattr(module, spec.handler_name)(event, context)
+            with running(logical_id, self._stack):
+                return getattr(module, spec.handler_name)(event, context)
         finally:
             self._release(logical_id, module)
 

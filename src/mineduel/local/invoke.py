@@ -13,7 +13,9 @@ import importlib.util
 import sys
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -22,6 +24,31 @@ from .provision import LocalStack
 from .template import FunctionSpec
 
 Handler = Callable[[Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class Running:
+    """The function whose handler is running in this thread, and the stack it belongs to."""
+
+    logical_id: str
+    stack: LocalStack
+
+
+RUNNING: ContextVar[Running | None] = ContextVar("mineduel_running_function", default=None)
+"""Set while a handler runs (here and in the execution environments), so an AWS call can be
+charged to the function that made it (the IAM check in ``mineduel.local.iam``)."""
+
+
+@contextmanager
+def running(logical_id: str, stack: LocalStack) -> Iterator[None]:
+    """Mark ``logical_id`` of ``stack`` as the running function for the block."""
+    token = RUNNING.set(Running(logical_id, stack))
+    try:
+        yield
+    finally:
+        RUNNING.reset(token)
+
+
 _load_lock = threading.Lock()
 _modules: dict[tuple[str, int], ModuleType] = {}
 
@@ -85,7 +112,9 @@ class Invoker:
     def invoke(self, logical_id: str, event: Any) -> Any:
         """Run the function ``logical_id`` on ``event`` and return what the handler returns."""
         spec = self.stack.template.functions[logical_id]
-        return load_handler(spec)(event, self.context(logical_id))
+        handler = load_handler(spec)
+        with running(logical_id, self.stack):
+            return handler(event, self.context(logical_id))
 
     def invoke_arn(self, arn: str, event: Any) -> Any:
         """Run the function whose ARN is ``arn`` (how the scheduler loop fires a target)."""

@@ -25,9 +25,12 @@ from .template import FunctionSpec, Template, load_template
 TITLE = "MineDuel API"
 VERSION = "v1"
 DESCRIPTION = (
-    "Competitive, turn-based, provably fair minesweeper. The contract is shared/spec/api.md; "
-    "this document is generated from the models the handlers validate with. Authenticate with "
-    "`Authorization: Bearer <token>` (a guest token from `POST /v1/guests`, or a Cognito token)."
+    "Competitive, turn-based, provably fair minesweeper. This document is generated from the "
+    "models the handlers validate with. Authenticate with `Authorization: Bearer <token>` (a "
+    "guest token from `POST /v1/guests`, or a Cognito token). Bodies are JSON objects. An "
+    "integer is a JSON number without a fraction: `37` or `37.0` (the same number in JSON), "
+    'never `37.5`, `true` or `"37"` (422). Every route may answer 429: API Gateway\'s throttle, '
+    '`{"message": "Too Many Requests"}`.'
 )
 BEARER = {"bearer": {"type": "http", "scheme": "bearer", "description": "Guest or Cognito token."}}
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -105,9 +108,26 @@ def build(template: Template, load: Any = None) -> dict[str, Any]:
     return merge(parts, routes)
 
 
+_BOUNDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})
+
+
+def _whole_bounds(node: Any) -> Any:
+    """Bounds written as the integers they are (Powertools' models hold them as floats: 63.0)."""
+    if isinstance(node, dict):
+        return {
+            key: int(value)
+            if key in _BOUNDS and isinstance(value, float) and value.is_integer()
+            else _whole_bounds(value)
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_whole_bounds(value) for value in node]
+    return node
+
+
 def render(document: dict[str, Any]) -> str:
     """The committed text form: two-space indented JSON, trailing newline."""
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(_whole_bounds(document), indent=2, ensure_ascii=False) + "\n"
 
 
 def main() -> None:

@@ -67,6 +67,13 @@ class LocalStack:
         """What ``!GetAtt logical_id.name`` resolved to."""
         return self.resources[logical_id].attributes[name]
 
+    def resolve(self, value: Any) -> Any:
+        """``value`` with every Ref, GetAtt, Sub and Join resolved against this stack (as
+        CloudFormation would resolve a policy's resources); creates nothing."""
+        builder = _Builder(self.template, self.region, self.stack_name)
+        builder.created = dict(self.resources)
+        return builder.resolve(value)
+
     def merged_environment(self) -> dict[str, str]:
         """The union of every function's environment; the functions must agree on shared names.
 

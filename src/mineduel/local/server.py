@@ -20,11 +20,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from mineduel_service.errors import ApiError
+
 from . import swagger
 from .cors import Cors
 from .http_events import HttpRequest, HttpResponse, from_result, gateway_error, to_event
 from .lambda_service import LocalLambda
 from .routing import Router
+from .throttle import RouteThrottle
 
 # Not under "mineduel": that logger is Powertools' (service name), which would stamp our lines
 # with whatever function ran last in this thread.
@@ -34,6 +37,8 @@ CLOCK_PATH = "/_local/clock"
 CONFIG_PATH = "/_local/config"
 OPENAPI_PATH = "/openapi.json"
 DOCS_PATH = "/docs"
+# The methods an HTTP API route can have; any other method gets a 405 in the API's error shape.
+GATEWAY_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
 Invoke = Callable[[str, dict[str, Any]], Any]
 
@@ -52,8 +57,10 @@ def _json(status: int, payload: Any, extra: list[tuple[str, str]] | None = None)
     return HttpResponse(status, [("content-type", "application/json"), *(extra or [])], body)
 
 
-def _local_error(status: int, code: str, message: str) -> HttpResponse:
-    return _json(status, {"error": {"code": code, "message": message}})
+def _local_error(
+    status: int, code: str, message: str, extra: list[tuple[str, str]] | None = None
+) -> HttpResponse:
+    return _json(status, ApiError(status, code, message).body(), extra)
 
 
 class LocalApi:
@@ -68,6 +75,7 @@ class LocalApi:
         cors: Cors | None = None,
         lambdas: LocalLambda | None = None,
         client_config: Mapping[str, str] | None = None,
+        throttle: RouteThrottle | None = None,
     ) -> None:
         self._router = router
         self._lambdas = lambdas
@@ -76,9 +84,17 @@ class LocalApi:
         self._clock = clock
         self._cors = cors
         self._client_config = dict(client_config or {})
+        self._throttle = throttle
+
+    @property
+    def throttle(self) -> RouteThrottle | None:
+        """The gateway's route throttles (None: nothing is throttled)."""
+        return self._throttle
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         """Answer one request as the deployed API would, or from a local-only extra."""
+        if request.method not in GATEWAY_METHODS:
+            return self._unknown_method(request)
         local = self._local(request)
         if local is not None:
             return local
@@ -89,10 +105,37 @@ class LocalApi:
             return preflight
         return self._cors.decorate(request, self._gateway(request))
 
+    def _unknown_method(self, request: HttpRequest) -> HttpResponse:
+        """405 in the API's error shape, with the methods the path does have in ``Allow``.
+
+        (A known method on a path routed for other methods only is API Gateway's 404: HTTP
+        API matches a route by method and path together and has no 405 of its own.)
+        """
+        allowed = self.methods_for(request.path)
+        method = request.method[:32]
+        message = (
+            f"{method} is not a method of this API; this path takes {', '.join(allowed)}."
+            if allowed
+            else f"{method} is not a method of this API, and nothing is routed at this path."
+        )
+        answer = _local_error(405, "method-not-allowed", message, [("allow", ", ".join(allowed))])
+        return self._cors.decorate(request, answer) if self._cors is not None else answer
+
+    def methods_for(self, path: str) -> list[str]:
+        """The methods ``path`` answers to (routes, local extras, CORS preflight), sorted."""
+        found = {
+            method for method in GATEWAY_METHODS if self._router.match(method, path) is not None
+        } | _local_methods(path)
+        if found and self._cors is not None:
+            found.add("OPTIONS")
+        return sorted(found)
+
     def _gateway(self, request: HttpRequest) -> HttpResponse:
         match = self._router.match(request.method, request.path)
         if match is None:
             return gateway_error(404, "Not Found")
+        if self._throttle is not None and not self._throttle.admit(match.route.route_key):
+            return gateway_error(429, "Too Many Requests")
         event = to_event(request, match, self._clock.now())
         try:
             result = self._invoke(match.route.function, event)
@@ -140,7 +183,12 @@ class LocalApi:
         if request.method.upper() == "GET":
             return _json(200, {"now": _iso(self._clock.now()), "fired": []})
         if request.method.upper() != "POST":
-            return _local_error(405, "method-not-allowed", "Use GET or POST on the local clock.")
+            return _local_error(
+                405,
+                "method-not-allowed",
+                "Use GET or POST on the local clock.",
+                [("allow", "GET, POST")],
+            )
         try:
             payload = json.loads(request.body or b"{}")
             seconds = payload["advance_s"]
@@ -158,6 +206,16 @@ class LocalApi:
         self._clock.advance(float(seconds))
         fired = self._clock.fire_due()
         return _json(200, {"now": _iso(self._clock.now()), "advanced_s": seconds, "fired": fired})
+
+
+def _local_methods(path: str) -> set[str]:
+    """The methods the local-only extras answer on ``path``."""
+    path = path.rstrip("/") or "/"
+    if path == CLOCK_PATH:
+        return {"GET", "POST"}
+    if path in (OPENAPI_PATH, "/", DOCS_PATH) or path.startswith(DOCS_PATH + "/"):
+        return {"GET"}
+    return set()
 
 
 def _iso(when: datetime) -> str:
@@ -226,7 +284,12 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(response.body)
 
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = _serve  # noqa: N815
+    def __getattr__(self, name: str) -> Any:
+        """Every method reaches :meth:`_serve` (``do_BREW`` too): :class:`LocalApi` answers
+        unknown ones with a JSON 405, where the standard library would send an HTML 501."""
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Access lines go through :data:`LOG` (see :meth:`_serve`), not raw stderr."""

@@ -29,6 +29,7 @@ from .routing import Route, Router
 from .scheduler import SchedulerLoop, role_allows_invoke
 from .server import LocalApi, LocalClock, make_http_server
 from .template import ROOT_TEMPLATE, Template, TemplateError
+from .throttle import RouteThrottle
 
 DEFAULT_REGION = "us-east-1"
 SCHEDULE_GROUP_TYPE = "AWS::Scheduler::ScheduleGroup"
@@ -160,6 +161,7 @@ def start_local_stack(
             Cors.from_template(provisioned.template.resources),
             lambdas,
             client_config,
+            RouteThrottle.from_template(provisioned.template),
         )
         server = make_http_server(api, host, port)
         bound_host, bound_port = server.server_address[:2]

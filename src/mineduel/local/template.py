@@ -1,8 +1,10 @@
 """template.yaml as data: the functions (code, handler, environment, routes) and the resources.
 
-Loaded with cfn-lint's decoder, which understands the short intrinsic forms (``!Ref``, ``!Sub``,
-``!GetAtt``), and converted to plain dicts, lists and strings so nothing downstream depends on
-cfn-lint's node classes. Expressions are kept unresolved; ``provision`` resolves them.
+Read with a YAML loader that knows CloudFormation's short intrinsic forms (``!Ref``, ``!Sub``,
+``!GetAtt`` ...) and turns them into the long ones (``{"Fn::Sub": ...}``), as CloudFormation
+does, into plain dicts, lists and strings. Expressions are kept unresolved; ``provision``
+resolves them. (cfn-lint's own decoder would do too, but importing cfn-lint costs every start
+of the local stack about a second; cfn-lint stays the template's linter in ``make test``.)
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfnlint.decode import decode  # type: ignore[import-untyped]
+import yaml
 
 FUNCTION_TYPE = "AWS::Serverless::Function"
 ROOT_TEMPLATE = Path(__file__).resolve().parents[3] / "template.yaml"
@@ -82,8 +84,34 @@ class Template:
         return [(route, fn) for fn in self.functions.values() for route in fn.routes]
 
 
+class _CloudFormationLoader(yaml.SafeLoader):
+    """YAML with CloudFormation's tags: ``!GetAtt A.B`` is ``{"Fn::GetAtt": ["A", "B"]}``,
+    ``!Ref X`` is ``{"Ref": "X"}``, ``!Condition C`` is ``{"Condition": "C"}``, and any other
+    ``!Name value`` is ``{"Fn::Name": value}``."""
+
+
+def _intrinsic(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
+    value: Any
+    if isinstance(node, yaml.ScalarNode):
+        value = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    elif isinstance(node, yaml.MappingNode):
+        value = loader.construct_mapping(node, deep=True)
+    else:  # pragma: no cover  (YAML has no other node kinds)
+        raise TemplateError(f"cannot read !{suffix}")
+    if suffix in ("Ref", "Condition"):
+        return {suffix: value}
+    if suffix == "GetAtt" and isinstance(value, str):
+        value = value.split(".", 1)
+    return {f"Fn::{suffix}": value}
+
+
+_CloudFormationLoader.add_multi_constructor("!", _intrinsic)
+
+
 def plain(node: Any) -> Any:
-    """Deep-convert cfn-lint's decoded nodes into builtin dicts, lists and strings."""
+    """Deep-convert decoded YAML into builtin dicts (string keys), lists and strings."""
     if isinstance(node, Mapping):
         return {str(k): plain(v) for k, v in node.items()}
     if isinstance(node, list):
@@ -96,9 +124,12 @@ def plain(node: Any) -> Any:
 def load_template(path: Path | str = ROOT_TEMPLATE) -> Template:
     """Decode ``path`` and collect its functions (Globals.Function merged under each one)."""
     path = Path(path).resolve()
-    decoded, problems = decode(str(path))
-    if problems or decoded is None:
-        raise TemplateError(f"{path}: {'; '.join(str(p) for p in problems) or 'empty template'}")
+    try:
+        decoded = yaml.load(path.read_text(encoding="utf-8"), Loader=_CloudFormationLoader)  # noqa: S506  (a SafeLoader with CloudFormation's tags)
+    except (OSError, yaml.YAMLError) as exc:
+        raise TemplateError(f"{path}: {exc}") from None
+    if not isinstance(decoded, Mapping):
+        raise TemplateError(f"{path}: not a template")
     body: dict[str, Any] = plain(decoded)
     global_fn: dict[str, Any] = body.get("Globals", {}).get("Function", {})
     functions = {
