@@ -243,7 +243,7 @@ def leaderboard(variant: str, token: str | None, cursor: str | None) -> dict[str
         "variant": variant,
         "entries": entries,
         "next": following,
-        "me": _me(found.get(f"RATING#{variant}"), found.get("RANKS")),
+        "me": me_entry(found.get(f"RATING#{variant}"), found.get("RANKS")),
         "updated_at": found["RANKS"]["snapshot"]["S"] if "RANKS" in found else None,
     }
 
@@ -265,7 +265,7 @@ def _page_of(position: dict[str, Any] | None) -> tuple[int, str]:
     return page, snapshot_id
 
 
-def _me(item: dict[str, Any] | None, ranks: dict[str, Any] | None) -> dict[str, int] | None:
+def me_entry(item: dict[str, Any] | None, ranks: dict[str, Any] | None) -> dict[str, int] | None:
     """The caller's rank and rating, if they are listed now and a snapshot exists."""
     if item is None or ranks is None:
         return None
