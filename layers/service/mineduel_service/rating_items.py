@@ -15,7 +15,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from . import clock, store
+from . import clock
 from .config import get_config
 from .ratings import PlayerRating, RatingSystem, Skill, new_rating
 
@@ -156,17 +156,6 @@ def listing_update(
             "ExpressionAttributeValues": values,
         }
     }
-
-
-def ratings_of(
-    wanted: list[tuple[str, RatingSystem]], *, consistent: bool = True
-) -> dict[tuple[str, str], PlayerRating]:
-    """The stored ratings of (player id, variant) pairs in one ``BatchGetItem``; pairs without
-    a rating item are left out (the player's rating is then ``new_rating``)."""
-    keys = [rating_key(player_id, system.variant) for player_id, system in wanted]
-    found = store.batch_get(keys, consistent=consistent)
-    ratings = (parse_rating(item) for item in found if item["sk"]["S"].startswith("RATING#"))
-    return {(r.player_id, r.variant): r for r in ratings}
 
 
 def current_rating(
