@@ -1,4 +1,4 @@
-"""The single ``mineduel`` command: ``serve``, ``verify``, ``analyze``, ``account``.
+"""The single ``mineduel`` command: ``serve``, ``verify``, ``analyze``, ``account``, ``ratings``.
 
 Each subcommand lives in ``mineduel.commands.<name>`` and exposes ``HELP``, ``configure(parser)``
 and ``run(args) -> int``. Modules are imported only when their command runs, so ``mineduel
@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "verify": "Check a finished game from its Verification document (FILE, URL or -).",
     "analyze": "Exact mine probabilities and the bot's move for positions (JSON lines).",
     "account": "A player account: sign up, confirm, sign in (prints a token), set up TOTP.",
+    "ratings": "Recompute every rating from Verification documents and check them (rebuild).",
 }
 
 

@@ -352,3 +352,9 @@ def served_stack() -> Iterator[LocalStack]:
 def served_api(served_stack: LocalStack) -> Api:
     """The API on the served stack."""
     return Api(served_stack)
+
+
+@pytest.fixture(scope="module")
+def served_module_api(served_stack: LocalStack) -> Api:
+    """The API on the served stack, for module-scoped fixtures (games several tests share)."""
+    return Api(served_stack)

@@ -114,7 +114,7 @@ def test_guests_play_bots_only(api: Api) -> None:
     reply = api.call("POST", "/v1/games", token=token, body={"bots": 0})
     assert_error(reply, 403, "guests-play-bots-only")
     reply = api.call("POST", "/v1/games", token=token, body={"rated": True})
-    assert_error(reply, 403, "guests-play-unrated")
+    assert_error(reply, 422, "unrated-seat")
 
 
 @pytest.mark.parametrize(

@@ -150,7 +150,7 @@ def test_a_crash_before_the_result_is_counted_is_repaired_by_the_sweeper(
     assert _me(api, token)["stats"]["games"] == 1
     again = store.get_game(game["game_id"])
     assert again is not None and not again.results_pending
-    assert results.apply(again) is False  # applying twice changes nothing
+    assert results.apply(again) is None  # applying twice changes nothing
     assert _me(api, token)["stats"]["games"] == 1
 
 

@@ -37,6 +37,7 @@ EXPECTED = {
     "games_summary_get.json": (404, "game-not-found"),
     "moves_get.json": (404, "game-not-found"),
     "verify_get.json": (404, "game-not-found"),
+    "leaderboards_get.json": (200, None),
 }
 
 
@@ -59,7 +60,8 @@ def test_each_sample_as_it_is(api: Api, name: str) -> None:
 
 def test_every_route_has_a_sample() -> None:
     names = {p.name for p in EVENTS.glob("*.json")}
-    assert set(EXPECTED) | {"expire_turn.json", "sweep_deadlines.json"} == names
+    schedule_inputs = {"expire_turn.json", "sweep_deadlines.json", "leaderboard_snapshot.json"}
+    assert set(EXPECTED) | schedule_inputs == names
 
 
 def test_the_expiry_sample_is_a_schedule_input(api: Api) -> None:
@@ -80,3 +82,11 @@ def test_the_sweeper_sample_is_its_schedule_input(api: Api) -> None:
     result = api.invoker.invoke("SweepDeadlinesFunction", sample)
     deadlines = {"timed-out", "bots-moved", "stale", "early", "raced", "ignored", "failed"}
     assert set(result["outcomes"]) <= deadlines | {"results-applied", "results-failed"}
+
+
+def test_the_snapshot_sample_is_its_schedule_input(api: Api) -> None:
+    sample = json.loads((EVENTS / "leaderboard_snapshot.json").read_text())
+    schedule = api.stack.template.resources["LeaderboardSnapshotSchedule"]["Properties"]
+    assert json.loads(schedule["Target"]["Input"]) == sample
+    result = api.invoker.invoke("LeaderboardSnapshotFunction", sample)
+    assert set(result["variants"]) == {"mine-duel"}

@@ -36,6 +36,7 @@ API_MD_ROUTES = {
     ("GET", "/v1/games/{game_id}/summary"): "GameSummaryFunction",
     ("GET", "/v1/games/{game_id}/moves"): "ListMovesFunction",
     ("GET", "/v1/games/{game_id}/verify"): "VerifyFunction",
+    ("GET", "/v1/leaderboards/{variant}"): "LeaderboardFunction",
 }
 SEED_READERS = {
     "CommitMoveFunction",
@@ -44,7 +45,7 @@ SEED_READERS = {
     "ExpireTurnFunction",
     "SweepDeadlinesFunction",
 }
-UNROUTED = {"ExpireTurnFunction", "SweepDeadlinesFunction"}
+UNROUTED = {"ExpireTurnFunction", "SweepDeadlinesFunction", "LeaderboardSnapshotFunction"}
 
 
 def _statements(properties: dict[str, Any]) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from .models import CreateGameRequest, JoinRequest
 from .observability import count, logger
 from .people import player_not_found
 from .profiles import USERNAME, get_profile, owner_of
+from .ratings import RATED_VARIANTS, system_for
 from .reads import existing
 from .records import GameRecord, Seat
 from .turns import follow_schedule
@@ -141,16 +142,27 @@ def _check_create(caller: auth.Caller, request: CreateGameRequest) -> None:
         raise invalid("unknown-bot-level", f"Choose a bot level from {', '.join(BOT_LEVELS)}.")
     if len(request.invite) > request.seats - 1 - request.bots:
         raise invalid("too-many-invites", "Invite at most one player per open seat.")
-    if caller.kind == "guest":
-        if request.bots != request.seats - 1:
-            raise forbidden(
-                "guests-play-bots-only",
-                "Guests may only play bots: fill every other seat with a bot.",
-            )
-        if request.rated:
-            raise forbidden(
-                "guests-play-unrated", "Guests play unrated games; sign in to play rated."
-            )
+    if caller.kind == "guest" and request.bots != request.seats - 1:
+        raise forbidden(
+            "guests-play-bots-only",
+            "Guests may only play bots: fill every other seat with a bot.",
+        )
+    if request.rated:
+        _check_rated(caller, request)
+
+
+def _check_rated(caller: auth.Caller, request: CreateGameRequest) -> None:
+    """A rated game is in a variant with ratings and every seat is an account: guests and bots
+    are never rated (open seats only take accounts: guests cannot join)."""
+    if system_for(request.variant) is None:
+        rated = ", ".join(sorted(RATED_VARIANTS))
+        raise invalid(
+            "variant-not-rated", f"{request.variant} has no ratings; rated games are: {rated}."
+        )
+    if caller.kind != "account":
+        raise invalid("unrated-seat", "Guests play unrated games; sign in to play rated.")
+    if request.bots:
+        raise invalid("unrated-seat", "Bots are never rated: a rated game has no bot seats.")
 
 
 def _invitees(caller: auth.Caller, names: list[str]) -> list[Invitee]:

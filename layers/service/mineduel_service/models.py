@@ -134,6 +134,8 @@ class SeatOut(_Response):
     out: bool
     client_seed: str
     place: int | None
+    rating_before: int | None = None
+    rating_after: int | None = None
 
 
 class TurnOut(_Response):
@@ -211,6 +213,30 @@ class VerdictOut(BaseModel):
     problems: list[str]
 
 
+class SeatRatingOut(BaseModel):
+    """One seat's line in a game's rating record (``before``/``after`` are ``[mu, sigma]``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    seat: int
+    player_id: str
+    version: int | None = None
+    before: list[float] | None = None
+    after: list[float] | None = None
+    rating_before: int | None = None
+    rating_after: int | None = None
+
+
+class RatingRecordOut(BaseModel):
+    """What a finished rated game did to its players' ratings: enough to recompute it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    variant: str
+    outcome: Literal["rated", "aborted", "pending"]
+    seats: list[SeatRatingOut]
+
+
 class VerificationOut(BaseModel):
     """The Verification document: self-contained, checkable offline."""
 
@@ -230,6 +256,8 @@ class VerificationOut(BaseModel):
     moves: list[dict[str, Any]]
     result: ResultOut | None
     verdict: VerdictOut
+    rated: bool = False
+    rating: RatingRecordOut | None = None
 
 
 class SummarySeatOut(_Response):
@@ -289,13 +317,51 @@ class StatsOut(_Response):
     months: list[MonthOut]
 
 
+class RatingMonthOut(_Response):
+    """The displayed rating at the end of one calendar month (null before the first rated
+    game)."""
+
+    month: str
+    rating: int | None
+    deviation: int | None
+
+
 class RatingOut(_Response):
-    """A player's rating in one variant."""
+    """A player's rating in one variant: the displayed rating, its deviation, whether it is
+    still provisional, the rated games counted, and the last six months' month-end ratings."""
 
     rating: int
     deviation: int
     provisional: bool
     games: int
+    months: list[RatingMonthOut] = Field(default_factory=list)
+
+
+class LeaderboardEntryOut(_Response):
+    """One line of a leaderboard (players with equal ratings share a rank)."""
+
+    rank: int
+    username: str
+    rating: int
+    deviation: int
+    games: int
+
+
+class LeaderboardMeOut(_Response):
+    """Where the caller's current rating places them among the latest snapshot's players."""
+
+    rank: int
+    rating: int
+
+
+class LeaderboardOut(_Response):
+    """A page of a variant's leaderboard (the top 100 of the latest snapshot)."""
+
+    variant: str
+    entries: list[LeaderboardEntryOut]
+    next: str | None
+    me: LeaderboardMeOut | None
+    updated_at: str | None = None
 
 
 class PlayerSettingsOut(_Response):

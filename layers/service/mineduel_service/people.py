@@ -21,10 +21,14 @@ from .profiles import (
     get_profile,
     new_profile,
     owner_of,
+    parse_profile,
+    profile_key,
     profile_put,
     username_claim,
     username_release,
 )
+from .rating_items import listing_update, parse_rating, rating_key
+from .ratings import RATED_VARIANTS, PlayerRating, new_rating, rating_view
 
 MONTHS_SHOWN = 6
 ATTEMPTS = 3
@@ -71,7 +75,19 @@ def stats_view(profile: Profile) -> dict[str, Any]:
     }
 
 
-def profile_view(profile: Profile, *, own: bool) -> dict[str, Any]:
+def ratings_view(player_id: str, stored: dict[str, PlayerRating]) -> dict[str, Any]:
+    """The Profile's ``ratings``: every rated variant (a new player's figures where the player
+    has no rated game yet), with the rating at the end of each of the last six months."""
+    months = recent_months(clock.now())
+    return {
+        variant: rating_view(stored.get(variant) or new_rating(player_id, system), months)
+        for variant, system in RATED_VARIANTS.items()
+    }
+
+
+def profile_view(
+    profile: Profile, ratings: dict[str, PlayerRating], *, own: bool
+) -> dict[str, Any]:
     """api.md's Profile; the settings only for the player themself."""
     view: dict[str, Any] = {
         "player_id": profile.player_id,
@@ -80,7 +96,7 @@ def profile_view(profile: Profile, *, own: bool) -> dict[str, Any]:
         "avatar_url": avatar_url(profile.avatar),
         "created_at": profile.created_at,
         "stats": stats_view(profile),
-        "ratings": {},
+        "ratings": ratings_view(profile.player_id, ratings),
     }
     if own:
         view["settings"] = dict(profile.settings)
@@ -95,25 +111,41 @@ def account_caller(token: str | None) -> auth.Caller:
     return caller
 
 
-def own_profile(caller: auth.Caller) -> Profile:
-    """The caller's profile, made on first use."""
-    profile = get_profile(caller.player_id)
+def profile_and_ratings(player_id: str) -> tuple[Profile | None, dict[str, PlayerRating]]:
+    """The player's profile and their rating in each rated variant (by variant), in one
+    consistent ``BatchGetItem``."""
+    keys = [profile_key(player_id), *(rating_key(player_id, v) for v in RATED_VARIANTS)]
+    profile: Profile | None = None
+    ratings: dict[str, PlayerRating] = {}
+    for item in store.batch_get(keys):
+        if item["sk"]["S"] == "PROFILE":
+            profile = parse_profile(player_id, item)
+        else:
+            rating = parse_rating(item)
+            ratings[rating.variant] = rating
+    return profile, ratings
+
+
+def own_profile(caller: auth.Caller) -> tuple[Profile, dict[str, PlayerRating]]:
+    """The caller's profile, made on first use, and their ratings."""
+    profile, ratings = profile_and_ratings(caller.player_id)
     if profile is not None:
-        return profile
+        return profile, ratings
     created = new_profile(caller.player_id, "account")
     try:
         store.transact([profile_put(created, None)])
     except store.WriteConflict:
-        found = get_profile(caller.player_id)
+        found, ratings = profile_and_ratings(caller.player_id)
         if found is None:
             raise
-        return found
-    return created
+        return found, ratings
+    return created, ratings
 
 
 def get_me(token: str | None) -> dict[str, Any]:
     """``GET /v1/me``."""
-    return profile_view(own_profile(account_caller(token)), own=True)
+    profile, ratings = own_profile(account_caller(token))
+    return profile_view(profile, ratings, own=True)
 
 
 def check_username(username: str) -> str:
@@ -133,36 +165,55 @@ def update_me(token: str | None, request: UpdateMeRequest) -> dict[str, Any]:
     caller = account_caller(token)
     wanted = check_username(request.username) if request.username is not None else None
     for _ in range(ATTEMPTS):
-        profile = own_profile(caller)
+        profile, ratings = own_profile(caller)
         changes: dict[str, Any] = {"version": profile.version + 1}
         if request.settings is not None:
             given = request.settings.model_dump(exclude_none=True)
             changes["settings"] = {**profile.settings, **given}
         items: list[dict[str, Any]] = []
+        claims_name = False
         if wanted is not None and wanted != profile.username:
             changes["username"] = wanted
             same_name = profile.username and profile.username.casefold() == wanted.casefold()
             if not same_name:
+                claims_name = True
                 items.append(username_claim(wanted, caller.player_id))
                 if profile.username:
                     items.append(username_release(profile.username, caller.player_id))
         updated = profile.evolve(**changes)
         items.insert(0, profile_put(updated, profile))
+        items.extend(_listing_updates(profile, updated, ratings))
         try:
             store.transact(items)
         except store.WriteConflict as exc:
-            if len(exc.reasons) > 1 and exc.reasons[1] == "ConditionalCheckFailed":
+            if claims_name and exc.reasons[1] == "ConditionalCheckFailed":
                 raise conflict(
                     "username-taken", "That username is taken; choose another."
                 ) from None
             continue
-        return profile_view(updated, own=True)
+        return profile_view(updated, ratings, own=True)
     raise conflict("profile-conflict", "Your profile changed at the same moment; try again.")
+
+
+def _listing_updates(
+    before: Profile, after: Profile, ratings: dict[str, PlayerRating]
+) -> list[dict[str, Any]]:
+    """The rating items' copies of the username and the ``leaderboard`` setting, brought in
+    step in the profile's own transaction when either changes (the leaderboard reads them)."""
+    opted_in = bool(after.settings.get("leaderboard", False))
+    if before.username == after.username and before.settings.get("leaderboard") == opted_in:
+        return []
+    now = clock.now()
+    return [listing_update(r, after.username, opted_in, now) for r in ratings.values()]
 
 
 def get_player(username: str) -> dict[str, Any]:
     """``GET /v1/players/{username}``: the public profile."""
-    return profile_view(player_by_name(username), own=False)
+    player_id = owner_of(username) if USERNAME.fullmatch(username) else None
+    profile, ratings = profile_and_ratings(player_id) if player_id else (None, {})
+    if profile is None:
+        raise player_not_found()
+    return profile_view(profile, ratings, own=False)
 
 
 def player_by_name(username: str) -> Profile:

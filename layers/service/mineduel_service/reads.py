@@ -91,7 +91,7 @@ def verification(game_id: str) -> dict[str, Any]:
     record = current(game_id)
     moves = store.list_moves(game_id)
     finished = record.status == "finished" and record.seed_hex is not None
-    return build_document(
+    document = build_document(
         game_id=game_id,
         settings=record.settings,
         commitment=record.commitment,
@@ -101,3 +101,20 @@ def verification(game_id: str) -> dict[str, Any]:
         seed=bytes.fromhex(record.seed_hex) if finished and record.seed_hex else None,
         result=record.state.result,
     )
+    return {**document, "rated": record.rated, "rating": rating_record(record)}
+
+
+def rating_record(record: GameRecord) -> dict[str, Any] | None:
+    """What the rebuild needs of a finished rated game (docs/ratings.md): each seat's player
+    and rating version before the game, and the skills before and after; ``outcome`` is
+    ``rated``, ``aborted`` (nothing changed) or ``pending`` (not applied yet). None for games
+    that are not rated or not finished."""
+    if record.rating is not None:
+        return record.rating.to_dict()
+    if record.status != "finished" or not record.rated or not record.results_pending:
+        return None
+    return {
+        "variant": record.settings.variant,
+        "outcome": "pending",
+        "seats": [{"seat": s, "player_id": p} for s, p in sorted(record.player_seats.items())],
+    }

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from mineduel_engine import GameState, Settings
 
+from .ratings import GameRating
+
 SeatKind = Literal["account", "guest", "bot", "open"]
 Status = Literal["waiting", "active", "finished", "cancelled"]
 
@@ -57,6 +59,8 @@ class GameRecord:
     ended_at: str | None = None
     results_pending: bool = False
     rematch_of: str | None = None
+    rating: GameRating | None = None
+    """What the game did to its players' ratings, once its result is applied (rated games)."""
 
     @property
     def due_at(self) -> str | None:
@@ -137,6 +141,7 @@ class GameRecord:
         version: int,
         seed_ciphertext: bytes,
         results_pending: bool = False,
+        rating: str | None = None,
     ) -> GameRecord:
         """Rebuild a record from its stored parts."""
         data = json.loads(body)
@@ -158,4 +163,5 @@ class GameRecord:
             ended_at=data.get("ended_at"),
             results_pending=results_pending,
             rematch_of=data.get("rematch_of"),
+            rating=GameRating.from_dict(json.loads(rating)) if rating else None,
         )

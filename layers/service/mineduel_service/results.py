@@ -1,37 +1,62 @@
-"""Applying a finished game's result to its players' statistics, exactly once.
+"""Applying a finished game's result to its players' statistics and ratings, exactly once.
 
 The write that ends a game puts it in the ``pending`` index (same transaction). ``apply`` then
-reads the seats' profiles, counts the game into each, and writes every profile conditioned on
-the version it read, in one transaction with taking the game out of the index (conditioned on
-it still being in). Whoever runs it (the request that ended the game, right after its write, or
-the sweeper for any game a crash left pending) and however often, each game counts once: a
-second run finds the game no longer pending. Two games of one player ending at once conflict on
-that player's profile version; the loser reads again and counts on top.
+reads the seats' profiles and, for a rated game, their rating items (one ``BatchGetItem``),
+counts the game into each profile, computes the rating update, and writes, in one transaction:
+the game (out of the index, conditioned on it still being in, with its rating record), every
+profile and every rating item, each conditioned on the version it read. Whoever runs it (the
+request that ended the game, right after its write, or the sweeper for any game a crash left
+pending) and however often, each game counts once: a second run finds the game no longer
+pending. Two games of one player ending at once conflict on that player's versions; the loser
+reads again and counts on top. The failure cases are in docs/ratings.md.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from . import store
+from . import clock, store
 from .config import get_config
 from .observability import count, logger
-from .profiles import PlayerKind, Profile, get_profiles, new_profile, profile_put
+from .profiles import (
+    PlayerKind,
+    Profile,
+    get_profiles,
+    new_profile,
+    parse_profile,
+    profile_key,
+    profile_put,
+)
+from .rating_items import current_rating, parse_rating, rating_key, rating_put
+from .ratings import (
+    GameRating,
+    PlayerRating,
+    RatingSystem,
+    rate_game,
+    seats_that_moved,
+    system_for,
+)
 from .records import GameRecord
 
 ATTEMPTS = 5
 
 
-def _done(game_id: str) -> dict[str, Any]:
-    """Take the game out of the ``pending`` index, only if it is still in."""
-    return {
-        "Update": {
-            "TableName": get_config().table_name,
-            "Key": store.game_key(game_id),
-            "UpdateExpression": "REMOVE pending_shard, pending_at",
-            "ConditionExpression": "attribute_exists(pending_shard)",
-        }
+def _done(record: GameRecord, rating: GameRating | None) -> dict[str, Any]:
+    """Take the game out of the ``pending`` index, only if it is still in; with its rating
+    record when it was rated."""
+    update: dict[str, Any] = {
+        "TableName": get_config().table_name,
+        "Key": store.game_key(record.game_id),
+        "UpdateExpression": "REMOVE pending_shard, pending_at",
+        "ConditionExpression": "attribute_exists(pending_shard)",
     }
+    if rating is not None:
+        update["UpdateExpression"] = "SET rating = :rating REMOVE pending_shard, pending_at"
+        update["ExpressionAttributeValues"] = {
+            ":rating": {"S": json.dumps(rating.to_dict(), separators=(",", ":"))}
+        }
+    return {"Update": update}
 
 
 def outcome_of(record: GameRecord, seat: int) -> tuple[bool, bool]:
@@ -43,29 +68,67 @@ def outcome_of(record: GameRecord, seat: int) -> tuple[bool, bool]:
     return firsts == [seat], len(firsts) > 1 and seat in firsts
 
 
-def apply(record: GameRecord) -> bool:
-    """Count the finished ``record`` into its players' statistics; True if this call did it.
+def rating_system(record: GameRecord) -> RatingSystem | None:
+    """The rating model a finished game is rated by, or None when it is not rated: it must be
+    created rated, in a variant with ratings, with every seat an account (creation refuses
+    anything else; this is the applier's own check)."""
+    if not record.rated or record.state.result is None:
+        return None
+    if not all(seat.kind == "account" and seat.player_id for seat in record.seats):
+        return None
+    return system_for(record.settings.variant)
+
+
+def apply(record: GameRecord) -> GameRecord | None:
+    """Count the finished ``record`` into its players' statistics and ratings; the game as it
+    then stands if this call did it, None if it was not pending (applied already, or never
+    pending).
 
     ``record`` is the game as its ending write stored it; on a conflict it is read again.
     """
     current: GameRecord | None = record
     for _ in range(ATTEMPTS):
         if current is None or not current.results_pending:
-            return False
+            return None
+        items, rating = _items(current)
         try:
-            store.transact(_items(current))
+            store.transact(items)
         except store.WriteConflict:
             current = store.get_game(record.game_id)
             continue
         count("ResultsApplied")
-        return True
+        if rating is not None:
+            count("RatingsApplied" if rating.outcome == "rated" else "RatingsAborted")
+        return current.evolve(results_pending=False, rating=rating)
     logger.warning("result not applied yet", extra={"game_id": record.game_id})
-    return False
+    return None
 
 
-def _items(record: GameRecord) -> list[dict[str, Any]]:
+Ratings = dict[tuple[str, str], PlayerRating]
+
+
+def _read(record: GameRecord, system: RatingSystem | None) -> tuple[dict[str, Profile], Ratings]:
+    """The seats' profiles and (rated games) rating items, in one consistent read."""
+    players = list(record.player_seats.values())
+    keys = [profile_key(p) for p in players]
+    if system is not None:
+        keys += [rating_key(p, system.variant) for p in players]
+    profiles: dict[str, Profile] = {}
+    ratings: Ratings = {}
+    for item in store.batch_get(keys):
+        player_id = item["pk"]["S"].removeprefix("PLAYER#")
+        if item["sk"]["S"] == "PROFILE":
+            profiles[player_id] = parse_profile(player_id, item)
+        else:
+            rating = parse_rating(item)
+            ratings[(rating.player_id, rating.variant)] = rating
+    return profiles, ratings
+
+
+def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRating | None]:
+    system = rating_system(record)
     players = record.player_seats
-    stored = get_profiles(list(players.values()))
+    stored, ratings = _read(record, system)
     owners = {
         player_id: profile.claimed_by
         for player_id, profile in stored.items()
@@ -85,11 +148,45 @@ def _items(record: GameRecord) -> list[dict[str, Any]]:
             won=won, drew=drew, mines=record.state.seats[seat].mines, month=month
         )
         counted[target] = (previous, base.evolve(stats=stats))
-    items = [_done(record.game_id)]
+    rating = None
+    if system is not None and record.state.result is not None:
+        seats = [(s, current_rating(ratings, p, system)) for s, p in sorted(players.items())]
+        rating = rate_game(
+            system, seats, record.state.result.places, seats_that_moved(record.state)
+        )
+    items = [_done(record, rating)]
     for previous, profile in counted.values():
         version = 0 if previous is None else previous.version + 1
         items.append(profile_put(profile.evolve(version=version), previous))
-    return items
+    if rating is not None and rating.outcome == "rated":
+        items.extend(_rating_puts(record, rating, ratings, counted))
+    return items, rating
+
+
+def _rating_puts(
+    record: GameRecord,
+    rating: GameRating,
+    stored: Ratings,
+    counted: dict[str, tuple[Profile | None, Profile]],
+) -> list[dict[str, Any]]:
+    """Each seat's rating item after the game, conditioned on the version it was computed
+    from; the profile's username and setting copied in for the leaderboard."""
+    ended_at = record.ended_at or record.created_at
+    now = clock.now()
+    puts = []
+    for line in rating.seats:
+        previous = stored.get((line.player_id, rating.variant))
+        system = system_for(rating.variant)
+        assert system is not None  # noqa: S101  (rate_game only rates a rated variant)
+        before = current_rating(stored, line.player_id, system)
+        after = before.after_game(line.after, ended_at)
+        profile = counted[line.player_id][1]
+        puts.append(
+            rating_put(
+                after, previous, profile.username, profile.settings.get("leaderboard", False), now
+            )
+        )
+    return puts
 
 
 def apply_pending(limit_per_shard: int = 100) -> dict[str, int]:
@@ -101,7 +198,7 @@ def apply_pending(limit_per_shard: int = 100) -> dict[str, int]:
             if record is None:
                 continue
             try:
-                applied += 1 if apply(record) else 0
+                applied += 1 if apply(record) is not None else 0
             except Exception as exc:
                 failed += 1
                 logger.error(

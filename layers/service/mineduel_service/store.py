@@ -141,7 +141,15 @@ def game_item(record: GameRecord) -> dict[str, Any]:
         **_deadline_index(record),
         **_lobby_index(record),
         **_pending_index(record),
+        **_rating_record(record),
     }
+
+
+def _rating_record(record: GameRecord) -> dict[str, Any]:
+    """``rating``: what the game did to its players' ratings, once applied (``results``)."""
+    if record.rating is None:
+        return {}
+    return {"rating": {"S": json.dumps(record.rating.to_dict(), separators=(",", ":"))}}
 
 
 def _lobby_index(record: GameRecord) -> dict[str, Any]:
@@ -197,6 +205,7 @@ def parse_game(game_id: str, item: dict[str, Any]) -> GameRecord:
         version=int(item["version"]["N"]),
         seed_ciphertext=bytes(item["seed_ct"]["B"]),
         results_pending="pending_shard" in item,
+        rating=item["rating"]["S"] if "rating" in item else None,
     )
 
 
@@ -205,6 +214,22 @@ def get_game(game_id: str) -> GameRecord | None:
     item = aws.dynamodb().get_item(TableName=_table(), Key=game_key(game_id), ConsistentRead=True)
     found = item.get("Item")
     return parse_game(game_id, found) if found else None
+
+
+def batch_get(keys: Sequence[dict[str, Any]], *, consistent: bool = True) -> list[dict[str, Any]]:
+    """Any items of the table by key, in ``BatchGetItem`` calls of at most 100 keys (one call
+    for up to 100); missing items are left out."""
+    found: list[dict[str, Any]] = []
+    unique = list({json.dumps(k, sort_keys=True): k for k in keys}.values())
+    for start in range(0, len(unique), 100):
+        request: dict[str, Any] = {
+            _table(): {"Keys": unique[start : start + 100], "ConsistentRead": consistent}
+        }
+        while request:
+            answer = aws.dynamodb().batch_get_item(RequestItems=request)
+            found.extend(answer.get("Responses", {}).get(_table(), []))
+            request = answer.get("UnprocessedKeys") or {}
+    return found
 
 
 def get_game_with_record(

@@ -15,7 +15,7 @@ from .people import avatar_url
 from .profiles import get_profiles
 from .reads import current
 from .records import GameRecord
-from .views import game_summary
+from .views import game_summary, rating_change
 
 
 def lead_changes(moves: Sequence[dict[str, Any]], seats: int) -> int:
@@ -52,6 +52,14 @@ def longest_runs(moves: Sequence[dict[str, Any]], seats: int) -> list[int]:
     return best
 
 
+def _rating_lines(record: GameRecord, seat: int) -> dict[str, int | None]:
+    """Before, after and the change of the seat's displayed rating (null when not rated)."""
+    change = rating_change(record, seat)
+    before, after = change["rating_before"], change["rating_after"]
+    delta = after - before if before is not None and after is not None else None
+    return {**change, "rating_change": delta}
+
+
 def summary(game_id: str) -> dict[str, Any]:
     """``GET /v1/games/{id}/summary``: 409 ``game-not-finished`` before the end."""
     record = current(game_id)
@@ -75,8 +83,7 @@ def summarize(record: GameRecord, moves: Sequence[dict[str, Any]]) -> dict[str, 
                 **seat,
                 "avatar_url": avatar_url(profile.avatar) if profile else None,
                 "longest_run": runs[seat["seat"]],
-                "rating_before": None,
-                "rating_after": None,
+                **_rating_lines(record, seat["seat"]),
             }
         )
     result = record.state.result

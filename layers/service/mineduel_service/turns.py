@@ -153,19 +153,22 @@ def store_outcome(
     if last.status == "finished":
         crypto.forget_seed(last.game_id)
     if last.results_pending:
-        _apply_result(last)
+        last = _apply_result(last)
     return last, written
 
 
-def _apply_result(record: GameRecord) -> None:
-    """Count the game that just ended into its players' statistics now; if that fails, the
-    game stays pending and the sweeper counts it within a minute."""
+def _apply_result(record: GameRecord) -> GameRecord:
+    """Count the game that just ended into its players' statistics and ratings now, and return
+    it as it then stands (with its rating record); if that fails, the game stays pending and the
+    sweeper counts it within a minute."""
     try:
-        results.apply(record)
+        applied = results.apply(record)
     except Exception as exc:
         logger.warning(
             "result not applied", extra={"game_id": record.game_id, "error": type(exc).__name__}
         )
+        return record
+    return applied or record
 
 
 def follow_schedule(before: GameRecord | None, after: GameRecord) -> None:

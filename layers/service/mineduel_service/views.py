@@ -32,6 +32,7 @@ def game_view(record: GameRecord) -> dict[str, Any]:
             "out": public.out,
             "client_seed": seat.client_seed,
             "place": result.places[i] if result else None,
+            **rating_change(record, i),
         }
         for i, (seat, public) in enumerate(zip(record.seats, state.seats, strict=True))
     ]
@@ -57,6 +58,15 @@ def game_view(record: GameRecord) -> dict[str, Any]:
         "result": result.to_dict() if result else None,
         "bot_level": record.bot_level if any(s.kind == "bot" for s in record.seats) else None,
     }
+
+
+def rating_change(record: GameRecord, seat: int) -> dict[str, int | None]:
+    """The seat's displayed rating before and after the game: null until a rated game's result
+    is applied, and for unrated games; equal in an aborted one."""
+    line = record.rating.seat(seat) if record.rating is not None else None
+    if line is None:
+        return {"rating_before": None, "rating_after": None}
+    return {"rating_before": line.before.rating, "rating_after": line.after.rating}
 
 
 def move_view(move: Move, at: str) -> dict[str, Any]:

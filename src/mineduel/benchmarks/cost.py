@@ -20,11 +20,12 @@ import secrets
 import statistics
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import boto3
-from mineduel_service import clock
+from mineduel_service import clock, results, store
 
 from mineduel.local.client import ApiClient, Reply, next_tap
 from mineduel.local.http_events import HttpRequest, HttpResponse
@@ -173,6 +174,53 @@ class Bench:
         joined = self.call(guest, "join", "POST", f"/v1/games/{game['game_id']}/join", body={})
         _expect(joined, 200)
 
+    # ------------------------------------------------------------------ ratings
+    def rate(self) -> None:
+        """What rating costs: the applier of a finished game measured alone (the inline run
+        held back, as a crash would leave it; then applied as the sweeper would), unrated
+        against rated, two and four seats; a rated resignation with its applier inline; the
+        leaderboard snapshot; leaderboard and profile reads. Four accounts, listed, play ten
+        four-seat rated games first (unmeasured) so they are established."""
+        try:
+            names = [f"rater-{n}" for n in "abcd"]
+            players = [ApiClient(self.stack.api.handle, _account_token(n)) for n in names]
+        except Exception as exc:  # moto's Cognito is optional for the figures that matter
+            self.skipped.append(f"ratings: no account tokens from moto's Cognito ({exc})")
+            return
+        for name, player in zip(names, players, strict=True):
+            body = {"username": name, "settings": {"leaderboard": True}}
+            _expect(player.call("PUT", "/v1/me", body), 200)
+        seats = list(zip(players, names, strict=True))
+        for index in range(10):
+            rotated = seats[index % 4 :] + seats[: index % 4]
+            _finish(_everyone_moved(rotated, rated=True), rotated)
+        for label, count, rated in RATED_SCENARIOS:
+            for _ in range(RATED_GAMES_EACH):
+                game_id = _everyone_moved(seats[:count], rated=rated)
+                with _applier_held_back():
+                    _finish(game_id, seats[:count])
+                record = store.get_game(game_id)
+                if record is None or not record.results_pending:
+                    raise AssertionError("the game's result was applied while held back")
+                with self.meter.measure(label):
+                    results.apply(record)
+        for _ in range(RATED_GAMES_EACH):
+            game_id = _everyone_moved(seats[:2], rated=True)
+            resign = self.client(players[1].token)
+            _expect(self.call(resign, "resign+rate", "POST", f"/v1/games/{game_id}/resign"), 200)
+        with self.meter.measure("snapshot"):
+            done = self.stack.pool.invoke("LeaderboardSnapshotFunction", {})
+        if done["variants"].get("mine-duel", {}).get("players") != len(players):
+            raise AssertionError(f"the snapshot did not list the established raters: {done}")
+        anonymous, signed_in = self.client(), self.client(players[0].token)
+        for _ in range(RATED_GAMES_EACH):
+            _expect(self.call(anonymous, "board", "GET", "/v1/leaderboards/mine-duel"), 200)
+            board = self.call(signed_in, "board+me", "GET", "/v1/leaderboards/mine-duel")
+            _expect(board, 200)
+            if board.json()["me"] is None:
+                raise AssertionError("an established, listed player has no rank")
+            _expect(self.call(anonymous, "profile", "GET", f"/v1/players/{names[0]}"), 200)
+
     def _item_sizes(self, game_id: str) -> dict[str, int]:
         """Bytes of each of the game's items by sort key (read outside any measurement)."""
         query = boto3.client("dynamodb").get_paginator("query")
@@ -182,6 +230,52 @@ class Bench:
             ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}},
         )
         return {i["sk"]["S"]: item_size(i) for page in pages for i in page["Items"]}
+
+
+RATED_GAMES_EACH = 3
+RATED_SCENARIOS = (("apply 2p", 2, False), ("rate 2p", 2, True), ("rate 4p", 4, True))
+"""(label, seats, rated): the applier measured alone on games of account seats."""
+
+
+@contextlib.contextmanager
+def _applier_held_back() -> Iterator[None]:
+    """The request that ends a game leaves its result pending (as if it died right after its
+    write), so the applier can be measured on its own."""
+    saved = results.apply
+    results.apply = lambda record: None
+    try:
+        yield
+    finally:
+        results.apply = saved
+
+
+def _everyone_moved(seats: list[tuple[ApiClient, str]], *, rated: bool) -> str:
+    """A game of ``seats`` (client and username; the first one hosts and invites the others)
+    in which every seat has tapped once; unmeasured."""
+    players = [client for client, _ in seats]
+    invited = [name for _, name in seats[1:]]
+    body = {"rated": rated, "bots": 0, "seats": len(players), "invite": invited}
+    reply = players[0].call("POST", "/v1/games", body)
+    _expect(reply, 201)
+    game_id = str(reply.json()["game_id"])
+    for player in players[1:]:
+        _expect(player.call("POST", f"/v1/games/{game_id}/join", {}), 200)
+    game = players[0].call("GET", f"/v1/games/{game_id}").json()
+    moved: set[int] = set()
+    while len(moved) < len(players):
+        seat = game["turn"]["seat"]
+        cell = "".join(game["board"]).index(".")
+        reply = players[seat].commit(game, cell // game["width"], cell % game["width"])
+        _expect(reply, 200)
+        game = reply.json()["game"]
+        moved.add(seat)
+    return game_id
+
+
+def _finish(game_id: str, seats: list[tuple[ApiClient, str]]) -> None:
+    """Every seat but the first resigns, last seat first; unmeasured."""
+    for player, _ in reversed(seats[1:]):
+        _expect(player.call("POST", f"/v1/games/{game_id}/resign"), 200)
 
 
 def _expect(reply: Reply, status: int) -> None:
@@ -224,6 +318,7 @@ def measure() -> Run:
             bench.resign()
             bench.join()
             bench.expire()
+            bench.rate()
         log_bytes = len(logs.getvalue().encode("utf-8")) / len(meter.samples)
         return Run(
             meter=meter,
@@ -358,6 +453,40 @@ def report_cost(run: Run) -> list[str]:
     return lines
 
 
+def report_ratings(run: Run) -> list[str]:
+    """What rating adds to applying a finished game's result, and what a leaderboard costs."""
+    groups = run.meter.by_label()
+    if "apply 2p" not in groups:
+        return ["ratings: NOT MEASURED"]
+
+    def mean(label: str) -> tuple[float, float, float]:
+        samples = groups[label]
+        n = len(samples)
+        return (
+            sum(len(s.calls) for s in samples) / n,
+            sum(s.read_units for s in samples) / n,
+            sum(s.write_units for s in samples) / n,
+        )
+
+    calls, rru, wru = mean("apply 2p")
+    lines = [f"applying an unrated 2-seat result: {calls:.0f} calls, {rru:.1f} RRU, {wru:.1f} WRU"]
+    for label in ("rate 2p", "rate 4p"):
+        c, r, w = mean(label)
+        lines.append(
+            f"applying a rated {label[-2]}-seat result: {c:.0f} calls, {r:.1f} RRU, {w:.1f} WRU"
+        )
+    c, r, w = mean("rate 2p")
+    lines.append(
+        f"rating a 2-seat game adds {c - calls:+.0f} calls, {r - rru:+.1f} RRU, {w - wru:+.1f} WRU "
+        "(index writes of listed players not included: see docs/cost.md)"
+    )
+    for label in ("board", "board+me", "snapshot"):
+        if label in groups:
+            c, r, w = mean(label)
+            lines.append(f"{label}: {c:.0f} DynamoDB calls, {r:.1f} RRU, {w:.1f} WRU")
+    return lines
+
+
 def main() -> None:
     """Measure and print everything (``make bench``)."""
     print("== cost: AWS calls, DynamoDB units and handler time per request (local stack) ==")
@@ -369,6 +498,9 @@ def main() -> None:
         print(f"  {name:<22} {ms:7.1f} ms")
     top = ", ".join(f"{pkg} {ms:.0f} ms" for pkg, ms in list(run.import_breakdown.items())[:6])
     print(f"  where CommitMoveFunction's import time goes: {top}")
+    print("\nratings:")
+    for line in report_ratings(run):
+        print(f"  {line}")
     print()
     for line in report_cost(run):
         print(line)

@@ -1,0 +1,31 @@
+"""GET /v1/leaderboards/{variant}: the top 100 of a rated variant, and the caller's rank."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from mineduel_service import http, leaderboards
+from mineduel_service.models import LeaderboardOut
+
+app = http.new_app()
+
+
+@app.get(
+    "/v1/leaderboards/<variant>",
+    summary="Read a variant's leaderboard",
+    responses=http.responses(
+        200, LeaderboardOut, "A page of the latest snapshot's top 100, and the caller's rank."
+    ),
+)
+def leaderboard(
+    variant: str,
+    cursor: Annotated[str | None, Query(max_length=2048)] = None,
+) -> Response[LeaderboardOut]:
+    """Players who opted in, are not provisional and played a rated game in the last 30 days,
+    best first; 404 ``leaderboard-not-found`` for a variant without ratings."""
+    return http.json_response(200, leaderboards.leaderboard(variant, http.token(app), cursor))
+
+
+lambda_handler = http.lambda_handler_for(app)

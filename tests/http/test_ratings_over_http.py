@@ -1,0 +1,151 @@
+"""Rated games over HTTP on the local stack (``make run``), as a client plays them.
+
+Three accounts play rated three-seat games until they are established; the winner's displayed
+rating rises and the loser's falls; three fresh accounts end a game in a tie, which moves the
+tied players equally; the clock is moved past the snapshot's five minutes, and the leaderboard
+shows only the players who opted in and are established, best first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from mineduel_service import crypto, store
+from mineduel_service.turns import field_for
+
+from mineduel.local.client import ApiClient, Reply, http_transport
+from mineduel.local.stack import RunningStack, start_local_stack
+
+pytestmark = pytest.mark.http
+PASSWORD = "Correct-Horse-42"
+VARIANT = "mine-duel"
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[RunningStack]:
+    running = start_local_stack(port=0)
+    yield running
+    running.stop()
+
+
+def _ok(reply: Reply, status: int = 200) -> Any:
+    assert reply.status == status, reply.body[:400]
+    return reply.json()
+
+
+def _player(stack: RunningStack, name: str) -> ApiClient:
+    """A client signed in to the stack's user pool as ``<name>@example.com``, username ``name``."""
+    email = f"{name}@example.com"
+    env = stack.provisioned.merged_environment()
+    cognito = boto3.client(
+        "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
+    )
+    pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
+    cognito.admin_create_user(UserPoolId=pool, Username=email, MessageAction="SUPPRESS")
+    cognito.admin_set_user_password(
+        UserPoolId=pool, Username=email, Password=PASSWORD, Permanent=True
+    )
+    tokens = cognito.initiate_auth(
+        ClientId=app,
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
+    )["AuthenticationResult"]
+    client = ApiClient(http_transport(stack.url), tokens["IdToken"])
+    _ok(client.call("PUT", "/v1/me", {"username": name}))
+    return client
+
+
+def _rated(players: list[ApiClient], names: list[str]) -> str:
+    body = {"rated": True, "bots": 0, "seats": len(players), "invite": names[1:]}
+    game_id = str(_ok(players[0].call("POST", "/v1/games", body), 201)["game_id"])
+    for player in players[1:]:
+        _ok(player.call("POST", f"/v1/games/{game_id}/join", {}))
+    return game_id
+
+
+def _tap(player: ApiClient, game: dict[str, Any], cell: int) -> dict[str, Any]:
+    width = game["width"]
+    reply = player.commit(game, cell // width, cell % width)
+    return dict(_ok(reply)["game"])
+
+
+def _covered(game: dict[str, Any]) -> list[int]:
+    return [i for i, ch in enumerate("".join(game["board"])) if ch == "."]
+
+
+def _play(players: list[ApiClient], names: list[str], out_first: list[int]) -> dict[str, Any]:
+    """Every seat moves, then the seats of ``out_first`` resign in that order."""
+    game_id = _rated(players, names)
+    game = dict(_ok(players[0].call("GET", f"/v1/games/{game_id}")))
+    moved: set[int] = set()
+    while len(moved) < len(players):
+        seat = game["turn"]["seat"]
+        game = _tap(players[seat], game, _covered(game)[0])
+        moved.add(seat)
+    for seat in out_first:
+        game = dict(_ok(players[seat].call("POST", f"/v1/games/{game_id}/resign")))
+    return game
+
+
+def _rating(client: ApiClient, name: str) -> dict[str, Any]:
+    return dict(_ok(client.call("GET", f"/v1/players/{name}"))["ratings"][VARIANT])
+
+
+def test_three_accounts_play_rated_games_and_the_leaderboard_ranks_the_established(
+    stack: RunningStack,
+) -> None:
+    names = ["ann", "ben", "cat"]
+    trio = [_player(stack, n) for n in names]
+    for listed in trio[:2]:  # cat keeps the leaderboard setting off (the default)
+        _ok(listed.call("PUT", "/v1/me", {"settings": {"leaderboard": True}}))
+
+    first = _play(trio, names, out_first=[2, 1])  # cat out first (3rd), then ben: ann wins
+    assert first["result"]["places"] == [1, 2, 3]
+    ann, ben, cat = first["seats"]
+    assert ann["rating_before"] == ben["rating_before"] == cat["rating_before"] == 1500
+    assert ann["rating_after"] > 1500 > cat["rating_after"]
+    assert _rating(trio[0], "ann")["rating"] == ann["rating_after"]
+    assert _rating(trio[0], "cat")["rating"] == cat["rating_after"]
+
+    for index in range(1, 10):
+        _play(trio, names, out_first=[(index + 1) % 3, (index + 2) % 3])
+    figures = {n: _rating(trio[0], n) for n in names}
+    assert all(f["games"] == 10 and not f["provisional"] for f in figures.values())
+
+    dan = _player(stack, "dan")  # listed, but one game is not enough
+    _ok(dan.call("PUT", "/v1/me", {"settings": {"leaderboard": True}}))
+    _play([dan, trio[2]], ["dan", "cat"], out_first=[1])
+    assert _rating(dan, "dan")["provisional"]
+
+    fired = _ok(trio[0].call("POST", "/_local/clock", {"advance_s": 300}))["fired"]
+    assert any("LeaderboardSnapshot" in name for name in fired), fired
+    board = _ok(trio[0].call("GET", f"/v1/leaderboards/{VARIANT}"))
+    order = sorted(["ann", "ben"], key=lambda n: -figures[n]["rating"])
+    assert [e["username"] for e in board["entries"]] == order
+    assert [e["rating"] for e in board["entries"]] == [figures[n]["rating"] for n in order]
+    me = board["me"]
+    assert me == {"rank": order.index("ann") + 1, "rating": figures["ann"]["rating"]}
+
+
+def test_a_tie_moves_the_tied_players_equally(stack: RunningStack) -> None:
+    """Seats 1 and 2 each make one safe tap; seat 0 then finds 26 mines in a row and is out of
+    reach: places 1, 2, 2 (the test reads the field from the stack it runs, as only a test can)."""
+    names = ["eve", "fay", "gus"]
+    players = [_player(stack, n) for n in names]
+    game_id = _rated(players, names)
+    game = dict(_ok(players[0].call("GET", f"/v1/games/{game_id}")))
+    record = store.get_game(game_id)
+    assert record is not None
+    field = field_for(record, record.seats, crypto.decrypt_seed(record.seed_ciphertext, game_id))
+    for seat in range(3):
+        game = _tap(players[seat], game, next(i for i in _covered(game) if not field.is_mine(i)))
+    while game["status"] == "active":
+        game = _tap(players[0], game, next(i for i in _covered(game) if field.is_mine(i)))
+    assert game["result"]["places"] == [1, 2, 2]
+    lead, tie_a, tie_b = _ok(players[0].call("GET", f"/v1/games/{game_id}"))["seats"]
+    assert lead["rating_after"] > 1500
+    assert tie_a["rating_after"] == tie_b["rating_after"] < 1500
+    assert _rating(players[0], "fay") == _rating(players[0], "gus")
