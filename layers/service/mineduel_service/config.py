@@ -33,6 +33,8 @@ class Config:
     idempotency_ttl_s: int
     max_body_bytes: int
     cognito_endpoint: str
+    avatar_bucket: str = ""
+    """Only the avatar functions are given the bucket (``AVATAR_BUCKET``); empty elsewhere."""
 
     @property
     def issuer(self) -> str:
@@ -85,6 +87,7 @@ def get_config() -> Config:
         idempotency_ttl_s=_integer("IDEMPOTENCY_TTL_S", 86400),
         max_body_bytes=_integer("MAX_BODY_BYTES", 16384),
         cognito_endpoint=endpoint,
+        avatar_bucket=os.environ.get("AVATAR_BUCKET", ""),
     )
 
 
