@@ -119,7 +119,7 @@ def test_a_finished_game_is_a_page_with_everything_and_preview_tags(api: Api) ->
     assert f"Longest run: {runs[0]} in a row" in text
     assert f"Lead changes {summary['lead_changes']}" in text
     assert f"Length {summary['moves']} move" in text
-    assert "Board 16 × 16, 51 mines" in text
+    assert "on a 16 × 16 board with 51 mines." in text
     assert f"/v1/games/{game_id}/verify" in page.links
     assert page.images == [avatar]  # the bot has no avatar: its initial stands in
     assert page.scripts == 0

@@ -19,7 +19,7 @@ STYLE = """
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   color: var(--ink); background: var(--back); }
 main { max-width: 44rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
-.brand { font-weight: 700; letter-spacing: .04em; color: var(--accent); text-decoration: none; }
+.brand { font-weight: 700; letter-spacing: .04em; color: var(--accent); margin: 0; }
 h1 { font-size: 1.7rem; line-height: 1.25; margin: .6rem 0 .3rem; overflow-wrap: anywhere; }
 .outcome { color: var(--muted); margin: 0 0 1.2rem; }
 .seats { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: .8rem;
@@ -60,7 +60,7 @@ $head
 </head>
 <body>
 <main>
-<a class="brand" href="$home">MineDuel</a>
+<p class="brand">MineDuel</p>
 $body
 </main>
 </body>
@@ -98,11 +98,10 @@ $seats
 <div><dt>Length</dt><dd>$moves</dd></div>
 <div><dt>Time</dt><dd>$duration</dd></div>
 <div><dt>Lead changes</dt><dd>$lead_changes</dd></div>
-<div><dt>Board</dt><dd>$board</dd></div>
 </dl>
 <p class="verify">Every move of this game can be checked without trusting the server:
 <a href="$verify" rel="nofollow">verification document</a>
-(<code>mineduel verify $verify_absolute</code>). Played $ended.</p>"""
+(<code>mineduel verify $verify_absolute</code>). Played $ended on a $board.</p>"""
 )
 
 SEAT = Template(

@@ -129,7 +129,6 @@ def notice(status: int, headline: str, message: str) -> SharePage:
         description=text(message),
         head=NOINDEX,
         style=STYLE,
-        home="/",
         body=body,
     )
     return SharePage(status, document, {**SECURITY_HEADERS, "Cache-Control": "no-store"})
@@ -159,7 +158,7 @@ def render(record: GameRecord, summary: dict[str, Any], base: str) -> str:
         duration=text(duration(summary["created_at"], summary["ended_at"])),
         lead_changes=text(summary["lead_changes"]),
         board=text(
-            f"{record.settings.width} × {record.settings.height}, "
+            f"{record.settings.width} × {record.settings.height} board with "
             f"{_count(record.settings.mines, 'mine')}"
         ),
         verify=text(verify),
@@ -171,7 +170,6 @@ def render(record: GameRecord, summary: dict[str, Any], base: str) -> str:
         description=text(description),
         head=head,
         style=STYLE,
-        home="/",
         body=body,
     )
 
