@@ -8,6 +8,9 @@ from aws_lambda_powertools.event_handler import Response
 from mineduel_service import avatars, http
 
 app = http.new_app()
+_NOT_FOUND: dict[int, Any] = {
+    404: {**http.ERRORS[404], "description": "No stored avatar has that id."}
+}
 
 
 @app.get(
@@ -20,8 +23,17 @@ app = http.new_app()
                 f"{avatars.LINK_S // 60} minutes; the redirect may be cached for "
                 f"{avatars.REDIRECT_CACHE_S // 60}."
             ),
+            "headers": {
+                "Location": {"description": "The image's link.", "schema": {"type": "string"}},
+                "Cache-Control": {
+                    "description": "How long to reuse the redirect.",
+                    "schema": {"type": "string"},
+                },
+            },
+            "content": {},
         },
         **http.ERRORS,
+        **_NOT_FOUND,
     },
 )
 def show(avatar_id: str) -> Response[Any]:

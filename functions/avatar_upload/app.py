@@ -5,18 +5,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import Response, content_types
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from mineduel_service import avatar_uploads, http
-from mineduel_service.models import AvatarUploadOut, AvatarUploadRequest, ErrorOut, ProfileOut
+from mineduel_service.models import AvatarUploadOut, AvatarUploadRequest, ProfileOut
 
 app = http.new_app()
 
-_WRONG_TYPE: dict[int, Any] = {
-    415: {
-        "description": "An image of another type than PNG, JPEG or WebP.",
-        "content": {content_types.APPLICATION_JSON: {"model": ErrorOut}},
-    }
+_TAKE_ERRORS: dict[int, Any] = {
+    404: {**http.ERRORS[404], "description": "No upload to take (none asked for, or not sent)."},
+    413: {**http.ERRORS[413], "description": "The upload is over 256 KB."},
+    415: {**http.ERRORS[413], "description": "An image, but not PNG, JPEG or WebP."},
+    422: {
+        **http.ERRORS[422],
+        "description": "Not a PNG, JPEG or WebP image that decodes, or too small or large.",
+    },
 }
 
 
@@ -39,7 +42,7 @@ def request_upload(
     summary="Take the uploaded image as my avatar",
     responses={
         **http.responses(200, ProfileOut, "The profile with its new avatar_url."),
-        **_WRONG_TYPE,
+        **_TAKE_ERRORS,
     },
 )
 def accept_upload() -> Response[ProfileOut]:

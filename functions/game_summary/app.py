@@ -36,6 +36,7 @@ def summary(game_id: str) -> Response[SummaryOut]:
         },
         404: {"description": "A page saying there is no such game.", "content": _HTML},
         409: {"description": "A page saying the game is not finished yet.", "content": _HTML},
+        422: http.ERRORS[422],
     },
 )
 def share(game_id: str) -> Response[str]:
