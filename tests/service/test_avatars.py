@@ -312,6 +312,31 @@ def test_a_name_change_between_reading_and_writing_the_profile_is_kept(
     assert (me["username"], me["avatar_url"]) == ("raced-face", taken.body["avatar_url"])
 
 
+def test_an_upload_replaced_while_it_is_taken_is_not_set(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write is also conditioned on the upload still being the player's current one: a new
+    form asked for at that moment wins, and the picture being taken is not set."""
+    from mineduel_service import avatar_uploads  # noqa: PLC0415
+
+    token = api.player("replaced-face")
+    good = set_avatar(api, token, picture("PNG", (32, 32), colour=(2, 2, 2)))
+    form = upload(api, token, picture("PNG", (34, 34)))
+    read_profile = avatar_uploads.own_profile
+
+    def read_then_ask_again(caller: Any) -> Any:
+        profile = read_profile(caller)
+        ask(api, token)
+        return profile
+
+    monkeypatch.setattr(avatar_uploads, "own_profile", read_then_ask_again)
+    refused = take(api, token)
+    monkeypatch.undo()
+    assert (refused.status, refused.error_code) == (409, "avatar-upload-replaced")
+    assert api.call("GET", "/v1/me", token=token).body["avatar_url"] == good
+    assert form["upload"]["fields"]["key"] not in keys("uploads/")
+
+
 def test_a_failed_write_leaves_the_old_avatar_and_no_upload_behind(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -130,7 +130,10 @@ def _uploaded(key: str) -> tuple[int, bytes]:
     try:
         found = aws.s3().get_object(Bucket=bucket(), Key=key)
     except ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+        # Without s3:ListBucket (which this function is not given), S3 answers a missing key
+        # with 403 rather than 404; the key is under the prefix it may read, so both mean
+        # that nothing has been uploaded there.
+        if exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404", "AccessDenied"):
             raise upload_not_found(
                 "Nothing has been uploaded yet: send the image with the form from "
                 "POST /v1/me/avatar (it works for a few minutes), then call this again."
@@ -164,7 +167,8 @@ def _set_avatar(
             if len(exc.reasons) > 2 and exc.reasons[2] == "ConditionalCheckFailed":
                 raise conflict(
                     "avatar-upload-replaced",
-                    "A newer upload was asked for meanwhile; upload to that one and call again.",
+                    "This upload was taken by another request, or a newer one was asked for, "
+                    "meanwhile; ask for a new upload if your avatar is not the picture you sent.",
                 ) from None
             continue
         return updated
