@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import http, summaries
+from mineduel_service import http, share_page, summaries
 from mineduel_service.models import SummaryOut
 
 app = http.new_app()
+
+_HTML: dict[str, Any] = {share_page.CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}}
 
 
 @app.get(
@@ -17,6 +21,35 @@ app = http.new_app()
 def summary(game_id: str) -> Response[SummaryOut]:
     """200 once finished; 409 ``game-not-finished`` before."""
     return http.json_response(200, summaries.summary(game_id))
+
+
+@app.get(
+    "/share/<game_id>",
+    summary="Share page of a finished game",
+    responses={
+        200: {
+            "description": (
+                "The page (HTML): names, avatars, mines, result, length, lead changes, longest "
+                "runs, a link to the verification document; Open Graph and Twitter card tags."
+            ),
+            "content": _HTML,
+        },
+        404: {"description": "A page saying there is no such game.", "content": _HTML},
+        409: {"description": "A page saying the game is not finished yet.", "content": _HTML},
+        422: http.ERRORS[422],
+    },
+)
+def share(game_id: str) -> Response[str]:
+    """The share page; no authentication (a link anybody may open)."""
+    event = app.current_event
+    base = share_page.origin(dict(event.headers or {}), event.request_context.domain_name)
+    found = share_page.page(game_id, base)
+    return Response(
+        status_code=found.status,
+        content_type=share_page.CONTENT_TYPE,
+        body=found.html,
+        headers=found.headers,
+    )
 
 
 lambda_handler = http.lambda_handler_for(app)

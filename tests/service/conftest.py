@@ -53,6 +53,7 @@ class Reply:
     status: int
     headers: dict[str, str]
     body: Any
+    """Decoded JSON, or the text itself for another content type (the share page's HTML)."""
 
     @property
     def error_code(self) -> str | None:
@@ -151,10 +152,13 @@ class Api:
         logical_id, event = self.event(method, path, **kwargs)
         raw = self.invoker.invoke(logical_id, event)
         text = raw.get("body") or ""
+        headers = {k.lower(): v for k, v in (raw.get("headers") or {}).items()}
+        media_type = headers.get("content-type", "application/json").split(";")[0].strip()
+        is_json = media_type == "application/json" or media_type.endswith("+json")
         return Reply(
             status=int(raw["statusCode"]),
-            headers={k.lower(): v for k, v in (raw.get("headers") or {}).items()},
-            body=json.loads(text) if text else None,
+            headers=headers,
+            body=(json.loads(text) if is_json else text) if text else None,
         )
 
     # ---------------------------------------------------------------- conveniences

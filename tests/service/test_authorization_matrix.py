@@ -4,12 +4,16 @@ player's profile, games or invitations."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from mineduel_service import clock
+from PIL import Image
+
+from mineduel.local.upload_form import post_form
 
 if TYPE_CHECKING:
     from conftest import Api
@@ -36,6 +40,16 @@ def _game(api: Api, owner: str, **body: Any) -> str:
 def _invited(api: Api, tokens: dict[str, str]) -> str:
     host = api.player("matrix-host")
     return _game(api, host, invite=["matrix-owner"])
+
+
+def _take_uploaded_avatar(api: Api, tokens: dict[str, str]) -> tuple[str, str, Any]:
+    """The owner asks for an avatar upload and sends a picture with the form; then the
+    request that takes it."""
+    image = io.BytesIO()
+    Image.new("RGB", (32, 32), (10, 20, 30)).save(image, format="PNG")
+    form = api.call("POST", "/v1/me/avatar", token=tokens["owner"]).body["upload"]
+    assert post_form(form["url"], form["fields"], image.getvalue()).status == 204
+    return ("PUT", "/v1/me/avatar", None)
 
 
 def _active(api: Api, tokens: dict[str, str]) -> str:
@@ -98,6 +112,16 @@ CASES = [
         "rematch the owner's game",
         lambda api, t: ("POST", f"/v1/games/{_active(api, t)}/rematch", None),
         {"owner": 409, "other": 403, "guest": 403, "anonymous": 401, "expired": 401},
+    ),
+    Case(
+        "ask for an avatar upload",
+        lambda api, t: ("POST", "/v1/me/avatar", None),
+        {"owner": 200, "other": 200, "guest": 403, "anonymous": 401, "expired": 401},
+    ),
+    Case(
+        "take the owner's uploaded avatar",
+        _take_uploaded_avatar,
+        {"owner": 200, "other": 404, "guest": 403, "anonymous": 401, "expired": 401},
     ),
     Case(
         "claim the owner's guest",

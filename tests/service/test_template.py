@@ -4,6 +4,9 @@ local stack provisions exactly what it declares."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import boto3
@@ -34,10 +37,15 @@ API_MD_ROUTES = {
     ("DELETE", "/v1/games/{game_id}"): "WaitingGamesFunction",
     ("POST", "/v1/games/{game_id}/rematch"): "RematchFunction",
     ("GET", "/v1/games/{game_id}/summary"): "GameSummaryFunction",
+    ("GET", "/share/{game_id}"): "GameSummaryFunction",
+    ("POST", "/v1/me/avatar"): "AvatarUploadFunction",
+    ("PUT", "/v1/me/avatar"): "AvatarUploadFunction",
+    ("GET", "/v1/avatars/{avatar_id}"): "AvatarImageFunction",
     ("GET", "/v1/games/{game_id}/moves"): "ListMovesFunction",
     ("GET", "/v1/games/{game_id}/verify"): "VerifyFunction",
     ("GET", "/v1/leaderboards/{variant}"): "LeaderboardFunction",
 }
+ROOT = Path(__file__).resolve().parents[2]
 SEED_READERS = {
     "CommitMoveFunction",
     "ResignFunction",
@@ -218,3 +226,89 @@ def test_deadline_failures_have_somewhere_to_go_and_alarm(stack: LocalStack) -> 
     )
     assert sweep["ScheduleExpression"] == "rate(1 minute)"
     assert stack.function_for_arn(sweep["Target"]["Arn"]) == "SweepDeadlinesFunction"
+
+
+def _s3_grants(properties: dict[str, Any]) -> set[tuple[str, str]]:
+    """Each S3 action a function may take, with the bucket prefix it may take it on."""
+    grants = set()
+    for statement in _statements(properties):
+        actions = statement["Action"]
+        for action in [actions] if isinstance(actions, str) else actions:
+            if action.startswith("s3:"):
+                resource = statement["Resource"]
+                assert isinstance(resource, dict) and "Fn::Sub" in resource, resource
+                grants.add((action, resource["Fn::Sub"].removeprefix("${AvatarBucket.Arn}/")))
+    return grants
+
+
+def test_only_the_avatar_functions_touch_the_bucket_each_on_its_prefixes() -> None:
+    template = load_template()
+    grants = {fn: _s3_grants(spec.properties) for fn, spec in template.functions.items()}
+    assert grants.pop("AvatarUploadFunction") == {
+        ("s3:PutObject", "uploads/*"),
+        ("s3:GetObject", "uploads/*"),
+        ("s3:DeleteObject", "uploads/*"),
+        ("s3:PutObject", "avatars/*"),
+    }
+    assert grants.pop("AvatarImageFunction") == {("s3:GetObject", "avatars/*")}
+    assert not any(grants.values()), grants
+    for logical_id in ("AvatarUploadFunction", "AvatarImageFunction"):
+        env = template.functions[logical_id].environment
+        assert env["AVATAR_BUCKET"] == {"Ref": "AvatarBucket"}
+
+
+def test_the_avatar_bucket_is_private_encrypted_and_forgets_uploads() -> None:
+    bucket = load_template().resources["AvatarBucket"]["Properties"]
+    assert set(bucket["PublicAccessBlockConfiguration"].values()) == {True}
+    assert len(bucket["PublicAccessBlockConfiguration"]) == 4
+    assert bucket["OwnershipControls"]["Rules"] == [{"ObjectOwnership": "BucketOwnerEnforced"}]
+    rule = bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]
+    assert rule["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
+    [lifecycle] = bucket["LifecycleConfiguration"]["Rules"]
+    assert (lifecycle["Prefix"], lifecycle["ExpirationInDays"]) == ("uploads/", 1)
+    assert bucket["CorsConfiguration"]["CorsRules"][0]["AllowedMethods"] == ["POST"]
+
+
+_WITHOUT_PILLOW = """
+import sys
+
+class NoPillow:
+    def find_spec(self, name, path=None, target=None):
+        if name == "PIL" or name.startswith("PIL."):
+            raise ImportError("Pillow is not installed here")
+
+sys.meta_path.insert(0, NoPillow())
+from mineduel.local.environments import load_handler_module
+from mineduel.local.template import load_template
+
+functions = load_template().functions
+for logical_id, spec in functions.items():
+    if logical_id != "AvatarUploadFunction":
+        load_handler_module(spec)
+try:
+    load_handler_module(functions["AvatarUploadFunction"])
+except ImportError:
+    print("only the upload function needs Pillow")
+"""
+
+
+def test_pillow_is_the_avatar_upload_function_s_alone() -> None:
+    """SAM installs a function's requirements.txt beside it: only the upload function brings
+    Pillow, and every other function (with the service layer) loads without it."""
+    template = load_template()
+    for logical_id, fn in template.functions.items():
+        requirements = fn.code_dir / "requirements.txt"
+        if logical_id == "AvatarUploadFunction":
+            assert "pillow" in requirements.read_text().lower()
+        else:
+            assert not requirements.exists(), logical_id
+    assert "pillow" not in (ROOT / "layers" / "service" / "requirements.txt").read_text().lower()
+    ran = subprocess.run(  # noqa: S603  (this interpreter, our own code)
+        [sys.executable, "-c", _WITHOUT_PILLOW],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.strip() == "only the upload function needs Pillow"

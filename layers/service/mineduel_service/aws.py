@@ -6,6 +6,7 @@ honours ``AWS_ENDPOINT_URL`` itself, which is how the same code talks to moto lo
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_kms import KMSClient
     from mypy_boto3_lambda import LambdaClient
+    from mypy_boto3_s3 import S3Client
     from mypy_boto3_scheduler import EventBridgeSchedulerClient
 
 _lock = threading.Lock()
@@ -58,6 +60,28 @@ def lambda_() -> LambdaClient:
     """The Lambda client (the read path asks the expiry function to record a passed deadline)."""
     client: LambdaClient = _client("lambda")
     return client
+
+
+def s3() -> S3Client:
+    """The S3 client, signing with SigV4 (presigned forms and links included).
+
+    Links point at the bucket's virtual host on AWS; when an endpoint is configured (moto), at
+    ``<endpoint>/<bucket>`` instead, since a bucket subdomain of a local address resolves nowhere.
+    """
+    with _lock:
+        client = _clients.get("s3")
+        if client is None:
+            local = os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+            config = _BOTO_CONFIG.merge(
+                BotoConfig(
+                    signature_version="s3v4",
+                    s3={"addressing_style": "path" if local else "virtual"},
+                )
+            )
+            client = boto3.client("s3", region_name=get_config().region, config=config)
+            _clients["s3"] = client
+    found: S3Client = client
+    return found
 
 
 def reset_clients() -> None:

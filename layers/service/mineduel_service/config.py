@@ -34,6 +34,8 @@ class Config:
     max_body_bytes: int
     cognito_endpoint: str
     guest_limit_per_minute: int = 20
+    avatar_bucket: str = ""
+    """Only the avatar functions are given the bucket (``AVATAR_BUCKET``); empty elsewhere."""
 
     @property
     def issuer(self) -> str:
@@ -87,6 +89,7 @@ def get_config() -> Config:
         max_body_bytes=_integer("MAX_BODY_BYTES", 16384),
         cognito_endpoint=endpoint,
         guest_limit_per_minute=_integer("GUEST_LIMIT_PER_MINUTE", 20),
+        avatar_bucket=os.environ.get("AVATAR_BUCKET", ""),
     )
 
 

@@ -92,6 +92,16 @@ class UpdateMeRequest(_Request):
     settings: SettingsIn | None = None
 
 
+AvatarType = Literal["image/png", "image/jpeg", "image/webp"]
+
+
+class AvatarUploadRequest(_Request):
+    """``POST /v1/me/avatar`` (optional body): the image's type, which the upload form then
+    requires; PNG when not given. The server checks the bytes themselves after the upload."""
+
+    content_type: AvatarType = "image/png"
+
+
 class ClaimRequest(_Request):
     """``POST /v1/me/claim``: the guest token whose games move to the calling account."""
 
@@ -382,6 +392,23 @@ class ProfileOut(_Response):
     stats: StatsOut
     ratings: dict[str, RatingOut]
     settings: PlayerSettingsOut | None = None
+
+
+class UploadFormOut(_Response):
+    """A presigned S3 POST: send ``fields`` and then the file (as the last part, named
+    ``file``) as ``multipart/form-data`` to ``url``."""
+
+    url: str
+    fields: dict[str, str]
+
+
+class AvatarUploadOut(_Response):
+    """Where and until when to upload an avatar, and what S3 will take."""
+
+    upload: UploadFormOut
+    expires_at: str
+    max_bytes: int
+    content_type: AvatarType
 
 
 class ClaimOut(_Response):

@@ -2,11 +2,12 @@
 
 The handlers are the deployed ones, unchanged, so the local stack must hand them exactly what
 API Gateway would: lower-cased headers with repeats joined by commas, cookies moved out of the
-headers into ``cookies``, the raw and the parsed query string, ``pathParameters``, a
-``requestContext`` with ``http.method``/``path``/``sourceIp`` and the ``routeKey``, and a body
-that is text for textual content types and base64 otherwise. On the way back, the handler's
-``statusCode``/``headers``/``cookies``/``multiValueHeaders``/``isBase64Encoded`` become HTTP; a
-result without ``statusCode`` is a 200 JSON body, as HTTP API documents for format 2.0.
+headers into ``cookies``, ``X-Forwarded-For``/``-Proto``/``-Port`` added, the raw and the parsed
+query string, ``pathParameters``, a ``requestContext`` with ``http.method``/``path``/``sourceIp``
+and the ``routeKey``, and a body that is text for textual content types and base64 otherwise.
+On the way back, the handler's ``statusCode``/``headers``/``cookies``/``multiValueHeaders``/
+``isBase64Encoded`` become HTTP; a result without ``statusCode`` is a 200 JSON body, as HTTP API
+documents for format 2.0.
 """
 
 from __future__ import annotations
@@ -79,6 +80,11 @@ def to_event(request: HttpRequest, match: Match, now: datetime | None = None) ->
     ]
     headers = _joined([(n, v) for n, v in lowered if n != "cookie"])
     host = headers.get("host", "127.0.0.1")
+    # API Gateway tells the function how it was reached; the local server speaks plain HTTP.
+    earlier = headers.get("x-forwarded-for")
+    headers["x-forwarded-for"] = f"{earlier}, {request.source_ip}" if earlier else request.source_ip
+    headers["x-forwarded-proto"] = "http"
+    headers["x-forwarded-port"] = host.rpartition(":")[2] if ":" in host else "80"
     event: dict[str, Any] = {
         "version": "2.0",
         "routeKey": match.route.route_key,

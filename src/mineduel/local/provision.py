@@ -150,6 +150,7 @@ class _Builder:
             "AWS::SNS::Topic": self._topic,
             "AWS::CloudWatch::Alarm": self._alarm,
             "AWS::Scheduler::Schedule": self._schedule,
+            "AWS::S3::Bucket": self._bucket,
         }
 
     # ------------------------------------------------------------------ resolution
@@ -418,6 +419,59 @@ class _Builder:
         arn = self._client("scheduler").create_schedule(Name=name, **kwargs)["ScheduleArn"]
         return Physical(name, {"Arn": arn})
 
+    def _bucket(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        """CreateBucket, then one call per setting, as CloudFormation makes them: public access
+        block, ownership, default encryption, lifecycle rules (CloudFormation's shorthand turned
+        into the API's shape) and CORS. A setting the local stack cannot translate is an error
+        rather than silently left out."""
+        p = self._props(props)
+        unknown = set(p) - _BUCKET_KEYS
+        if unknown:
+            raise TemplateError(f"{logical_id}: the local stack cannot apply {sorted(unknown)}")
+        name = p.get("BucketName") or f"{self.stack_name}-{logical_id}".lower()
+        s3 = self._client("s3")
+        create: dict[str, Any] = {"Bucket": name}
+        if self.region != "us-east-1":
+            create["CreateBucketConfiguration"] = {"LocationConstraint": self.region}
+        s3.create_bucket(**create)
+        if "PublicAccessBlockConfiguration" in p:
+            s3.put_public_access_block(
+                Bucket=name, PublicAccessBlockConfiguration=p["PublicAccessBlockConfiguration"]
+            )
+        if "OwnershipControls" in p:
+            s3.put_bucket_ownership_controls(Bucket=name, OwnershipControls=p["OwnershipControls"])
+        if "BucketEncryption" in p:
+            rules = [
+                {
+                    "ApplyServerSideEncryptionByDefault": rule["ServerSideEncryptionByDefault"],
+                    **(
+                        {"BucketKeyEnabled": rule["BucketKeyEnabled"]}
+                        if "BucketKeyEnabled" in rule
+                        else {}
+                    ),
+                }
+                for rule in p["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+            ]
+            s3.put_bucket_encryption(
+                Bucket=name, ServerSideEncryptionConfiguration={"Rules": rules}
+            )
+        if "LifecycleConfiguration" in p:
+            rules = [_lifecycle_rule(logical_id, r) for r in p["LifecycleConfiguration"]["Rules"]]
+            s3.put_bucket_lifecycle_configuration(
+                Bucket=name, LifecycleConfiguration={"Rules": rules}
+            )
+        if "CorsConfiguration" in p:
+            cors = [_cors_rule(rule) for rule in p["CorsConfiguration"]["CorsRules"]]
+            s3.put_bucket_cors(Bucket=name, CORSConfiguration={"CORSRules": cors})
+        return Physical(
+            name,
+            {
+                "Arn": f"arn:aws:s3:::{name}",
+                "DomainName": f"{name}.s3.amazonaws.com",
+                "RegionalDomainName": f"{name}.s3.{self.region}.amazonaws.com",
+            },
+        )
+
     def _function(self, logical_id: str, props: dict[str, Any]) -> Physical:
         name = self.resolve(props.get("FunctionName")) or logical_id
         return Physical(name, {"Arn": self._arn("lambda", f"function:{name}")})
@@ -459,3 +513,46 @@ _USER_POOL_CLIENT_KEYS = (
     "TokenValidityUnits",
     "AuthSessionValidity",
 )
+_BUCKET_KEYS = {
+    "BucketName",
+    "PublicAccessBlockConfiguration",
+    "OwnershipControls",
+    "BucketEncryption",
+    "LifecycleConfiguration",
+    "CorsConfiguration",
+}
+_LIFECYCLE_KEYS = {"Id", "Status", "Prefix", "ExpirationInDays", "AbortIncompleteMultipartUpload"}
+
+
+def _lifecycle_rule(logical_id: str, rule: dict[str, Any]) -> dict[str, Any]:
+    """A CloudFormation lifecycle rule in PutBucketLifecycleConfiguration's shape."""
+    unknown = set(rule) - _LIFECYCLE_KEYS
+    if unknown:
+        raise TemplateError(f"{logical_id}: the local stack cannot apply {sorted(unknown)}")
+    api: dict[str, Any] = {"Status": rule["Status"], "Filter": {"Prefix": rule.get("Prefix", "")}}
+    if "Id" in rule:
+        api["ID"] = rule["Id"]
+    if "ExpirationInDays" in rule:
+        api["Expiration"] = {"Days": int(rule["ExpirationInDays"])}
+    if "AbortIncompleteMultipartUpload" in rule:
+        days = rule["AbortIncompleteMultipartUpload"]["DaysAfterInitiation"]
+        api["AbortIncompleteMultipartUpload"] = {"DaysAfterInitiation": int(days)}
+    return api
+
+
+def _cors_rule(rule: dict[str, Any]) -> dict[str, Any]:
+    """A CloudFormation CORS rule in PutBucketCors's shape."""
+    api: dict[str, Any] = {
+        "AllowedMethods": rule["AllowedMethods"],
+        "AllowedOrigins": rule["AllowedOrigins"],
+    }
+    for cfn_name, api_name in (
+        ("Id", "ID"),
+        ("AllowedHeaders", "AllowedHeaders"),
+        ("ExposedHeaders", "ExposeHeaders"),
+    ):
+        if cfn_name in rule:
+            api[api_name] = rule[cfn_name]
+    if "MaxAge" in rule:
+        api["MaxAgeSeconds"] = int(rule["MaxAge"])
+    return api

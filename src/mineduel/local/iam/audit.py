@@ -105,7 +105,10 @@ class Audit:
     def hook(self, model: Any, params: Mapping[str, Any], context: Any = None, **_: Any) -> None:
         """botocore's ``before-parameter-build``: record the call if a function is running."""
         running = RUNNING.get()
-        if running is None:
+        if running is None or (context or {}).get("is_presign_request"):
+            # Presigning is no call (botocore builds a presigned S3 form on CreateBucket's
+            # model): what the signed request may do is the policy's grant for it, marked as
+            # used outside calls (``policy.OUTSIDE_CALLS_SID_PREFIX``).
             return
         region = (context or {}).get("client_region") or running.stack.region
         self.record(running, model.service_model.service_id, model.name, params, region)

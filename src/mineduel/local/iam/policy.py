@@ -84,20 +84,21 @@ def raw_statements(properties: Mapping[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
-SERVICE_SID_PREFIX = "ByLambdaService"
-"""A statement whose ``Sid`` starts so grants what the Lambda service itself does with the
-function's role (sending a failed asynchronous event to the on-failure destination), not what
-the function's code calls: no test can see it used, so it is not reported unused."""
+OUTSIDE_CALLS_SID_PREFIX = "UsedOutsideCalls"
+"""A statement whose ``Sid`` starts so grants what is done with the function's role outside
+the function's own API calls: the Lambda service sending a failed asynchronous event to the
+on-failure destination, or S3 accepting a presigned upload form the function signed. No hook
+on the function's calls can see those used, so they are not reported unused."""
 
 
 def grants_of(function: str, properties: Mapping[str, Any]) -> list[Grant]:
     """Every grant of a function's Allow statements, as the template writes them (statements
-    for the Lambda service's own use left out, ``SERVICE_SID_PREFIX``)."""
+    used outside the function's calls left out, ``OUTSIDE_CALLS_SID_PREFIX``)."""
     found = []
     for index, raw in enumerate(raw_statements(properties)):
         if raw.get("Effect") != "Allow":
             continue
-        if str(raw.get("Sid", "")).startswith(SERVICE_SID_PREFIX):
+        if str(raw.get("Sid", "")).startswith(OUTSIDE_CALLS_SID_PREFIX):
             continue
         patterns: tuple[str | None, ...] = (None,)
         for operator, tests in (raw.get("Condition") or {}).items():

@@ -252,4 +252,27 @@ def _lambda(call: _Call) -> list[IamRequest]:
     return [IamRequest("lambda:InvokeFunction", arn)]
 
 
-_MAPPERS = {"dynamodb": _dynamodb, "kms": _kms, "scheduler": _scheduler, "lambda": _lambda}
+# ---------------------------------------------------------------------------- S3
+_S3_OBJECT = {"GetObject", "PutObject", "DeleteObject", "HeadObject", "CopyObject"}
+
+
+def _s3(call: _Call) -> list[IamRequest]:
+    if call.operation not in _S3_OBJECT:
+        raise call.unknown("no IAM mapping for this S3 operation")
+    action = "GetObject" if call.operation == "HeadObject" else call.operation
+    bucket, key = call.params["Bucket"], call.params["Key"]
+    found = [IamRequest(f"s3:{action}", f"arn:aws:s3:::{bucket}/{key}")]
+    if call.operation == "CopyObject":
+        source = call.params["CopySource"]
+        path = source if isinstance(source, str) else f"{source['Bucket']}/{source['Key']}"
+        found.append(IamRequest("s3:GetObject", f"arn:aws:s3:::{path.lstrip('/')}", {}, "source"))
+    return found
+
+
+_MAPPERS = {
+    "dynamodb": _dynamodb,
+    "kms": _kms,
+    "scheduler": _scheduler,
+    "lambda": _lambda,
+    "s3": _s3,
+}

@@ -1,0 +1,45 @@
+"""GET /v1/avatars/{avatar_id}: a redirect to a short-lived presigned link of a stored avatar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import avatars, http
+
+app = http.new_app()
+_NOT_FOUND: dict[int, Any] = {
+    404: {**http.ERRORS[404], "description": "No stored avatar has that id."}
+}
+
+
+@app.get(
+    "/v1/avatars/<avatar_id>",
+    summary="Show an avatar",
+    responses={
+        302: {
+            "description": (
+                "Found: `Location` is a presigned link to the image, valid for "
+                f"{avatars.LINK_S // 60} minutes; the redirect may be cached for "
+                f"{avatars.REDIRECT_CACHE_S // 60}."
+            ),
+            "headers": {
+                "Location": {"description": "The image's link.", "schema": {"type": "string"}},
+                "Cache-Control": {
+                    "description": "How long to reuse the redirect.",
+                    "schema": {"type": "string"},
+                },
+            },
+            "content": {},
+        },
+        **http.ERRORS,
+        **_NOT_FOUND,
+    },
+)
+def show(avatar_id: str) -> Response[Any]:
+    """302 to the image; 404 ``avatar-not-found``."""
+    location = avatars.link(avatar_id)
+    return Response(status_code=302, headers=avatars.redirect_headers(location), body="")
+
+
+lambda_handler = http.lambda_handler_for(app)

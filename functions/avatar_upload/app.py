@@ -1,0 +1,54 @@
+"""POST and PUT /v1/me/avatar: hand out a presigned upload, then check what arrived and make it
+the caller's avatar (accounts only)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+from mineduel_service import avatar_uploads, http
+from mineduel_service.models import AvatarUploadOut, AvatarUploadRequest, ProfileOut
+
+app = http.new_app()
+
+_TAKE_ERRORS: dict[int, Any] = {
+    404: {**http.ERRORS[404], "description": "No upload to take (none asked for, or not sent)."},
+    413: {**http.ERRORS[413], "description": "The upload is over 256 KB."},
+    415: {**http.ERRORS[413], "description": "An image, but not PNG, JPEG or WebP."},
+    422: {
+        **http.ERRORS[422],
+        "description": "Not a PNG, JPEG or WebP image that decodes, or too small or large.",
+    },
+}
+
+
+@app.post(
+    "/v1/me/avatar",
+    summary="Ask for an avatar upload",
+    responses=http.responses(
+        200, AvatarUploadOut, "A presigned S3 POST to upload the image to, within minutes."
+    ),
+)
+def request_upload(
+    request: Annotated[AvatarUploadRequest | None, Body()] = None,
+) -> Response[AvatarUploadOut]:
+    """200 with the upload form; the body (optional) names the image's content type."""
+    return http.json_response(200, avatar_uploads.request_upload(http.token(app), request))
+
+
+@app.put(
+    "/v1/me/avatar",
+    summary="Take the uploaded image as my avatar",
+    responses={
+        **http.responses(200, ProfileOut, "The profile with its new avatar_url."),
+        **_TAKE_ERRORS,
+    },
+)
+def accept_upload() -> Response[ProfileOut]:
+    """200 with the profile; 404 ``avatar-upload-not-found``; 413 ``avatar-too-large``; 415
+    ``avatar-unsupported-type``; 422 ``avatar-not-an-image`` or ``avatar-bad-dimensions``."""
+    return http.json_response(200, avatar_uploads.accept_upload(http.token(app)))
+
+
+lambda_handler = http.lambda_handler_for(app)

@@ -1,0 +1,241 @@
+"""Avatars and the share page on the local stack, as clients see them over real HTTP.
+
+An account asks for an upload, sends the picture straight to the embedded moto's S3 with the
+presigned form (a multipart POST by ``http.client``), has the server take it, and fetches it back
+through the API's redirect. A game is played to the end and its share page is opened in headless
+Chromium (Debian's, driven by Playwright): what a person sees, the preview tags a chat app reads,
+the avatar loaded through the redirect, the link to the verification document.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from PIL import Image
+from playwright.sync_api import Browser, sync_playwright
+
+from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
+from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.upload_form import post_form
+
+pytestmark = pytest.mark.http
+PASSWORD = "Correct-Horse-42"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-dev-shm-usage",
+    "--disable-extensions",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[RunningStack]:
+    running = start_local_stack(port=0)
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless. Playwright's own browser download cannot reach the
+    internet here, so it is never used: a missing browser fails the test, with what to do."""
+    found = CHROMIUM if CHROMIUM.exists() else None
+    if found is None:
+        which = shutil.which("chromium")
+        found = Path(which) if which else None
+    if found is None:
+        pytest.fail(
+            "Debian's chromium is not installed, and the share page is checked in it: run "
+            "`apt-get install -y chromium` (as root; .ci/run does this when it is missing)."
+        )
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(found), args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def _ok(reply: Reply, status: int = 200) -> Any:
+    assert reply.status == status, reply.body[:400]
+    return reply.json()
+
+
+def _account(stack: RunningStack, name: str) -> ApiClient:
+    """A client signed in as ``<name>@example.com`` (moto's Cognito), with username ``name``."""
+    email = f"{name}@example.com"
+    env = stack.provisioned.merged_environment()
+    cognito = boto3.client(
+        "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
+    )
+    pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
+    cognito.admin_create_user(UserPoolId=pool, Username=email, MessageAction="SUPPRESS")
+    cognito.admin_set_user_password(
+        UserPoolId=pool, Username=email, Password=PASSWORD, Permanent=True
+    )
+    tokens = cognito.initiate_auth(
+        ClientId=app,
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
+    )["AuthenticationResult"]
+    client = ApiClient(http_transport(stack.url), tokens["IdToken"])
+    _ok(client.call("PUT", "/v1/me", {"username": name}))
+    return client
+
+
+def _picture(kind: str, colour: tuple[int, int, int], size: int = 96) -> bytes:
+    image = Image.new("RGB", (size, size), colour)
+    for x in range(size // 4, size * 3 // 4):  # a square in the middle, so it is a picture
+        for y in range(size // 4, size * 3 // 4):
+            image.putpixel((x, y), (255, 255, 255))
+    out = io.BytesIO()
+    image.save(out, format=kind)
+    return out.getvalue()
+
+
+def _set_avatar(client: ApiClient, data: bytes, content_type: str) -> dict[str, Any]:
+    """The three steps: ask, upload to S3 with the form, have the server take it."""
+    form = _ok(client.call("POST", "/v1/me/avatar", {"content_type": content_type}))
+    sent = post_form(
+        form["upload"]["url"], form["upload"]["fields"], data, content_type=content_type
+    )
+    assert sent.status == 204, sent.body
+    return dict(_ok(client.call("PUT", "/v1/me/avatar")))
+
+
+def _played_to_the_end(client: ApiClient) -> dict[str, Any]:
+    """A game against the bot, played by the engine's choices for seat 0 until it ends."""
+    game = _ok(client.call("POST", "/v1/games", {"bots": 1}), 201)
+    while game["status"] == "active":
+        row, col = next_tap(game)
+        game = _ok(client.commit(game, row, col))["game"]
+    assert game["status"] == "finished"
+    return dict(game)
+
+
+def test_an_avatar_goes_up_to_s3_with_the_form_and_comes_back_through_the_redirect(
+    stack: RunningStack,
+) -> None:
+    player = _account(stack, "uploader")
+    data = _picture("JPEG", (30, 90, 200))
+    form = _ok(player.call("POST", "/v1/me/avatar", {"content_type": "image/jpeg"}))
+    assert form["upload"]["url"].startswith(stack.endpoint_url)  # straight to S3, not the API
+    assert post_form(form["upload"]["url"], form["upload"]["fields"], data).status == 204
+    profile = _ok(player.call("PUT", "/v1/me/avatar"))
+    avatar_url = profile["avatar_url"]
+    assert avatar_url.startswith("/v1/avatars/")
+
+    redirect = player.call("GET", avatar_url)
+    assert redirect.status == 302
+    assert redirect.headers["cache-control"].startswith("public, max-age=")
+    assert redirect.headers["location"].startswith(stack.endpoint_url)
+    with urllib.request.urlopen(stack.url + avatar_url, timeout=10) as answer:  # noqa: S310
+        assert answer.headers["content-type"] == "image/jpeg"
+        served = answer.read()
+    with Image.open(io.BytesIO(served)) as image:
+        assert (image.format, image.size) == ("JPEG", (96, 96))
+
+    gif = io.BytesIO()
+    Image.new("RGB", (32, 32)).save(gif, format="GIF")
+    form = _ok(player.call("POST", "/v1/me/avatar"))
+    assert post_form(form["upload"]["url"], form["upload"]["fields"], gif.getvalue()).status == 204
+    refused = player.call("PUT", "/v1/me/avatar")
+    assert refused.status == 415
+    assert refused.json()["error"]["code"] == "avatar-unsupported-type"
+    assert _ok(player.call("GET", "/v1/me"))["avatar_url"] == avatar_url
+
+
+def test_the_local_api_passes_the_html_page_through_untouched(stack: RunningStack) -> None:
+    """The share page is the one answer that is not JSON: it reaches the client as the function
+    wrote it (type, body, headers), and its absolute links name the local server."""
+    guest = ApiClient(http_transport(stack.url))
+    guest.become_guest()
+    game = _ok(guest.call("POST", "/v1/games", {"bots": 1}), 201)
+    _ok(guest.call("POST", f"/v1/games/{game['game_id']}/resign"))
+    page = guest.call("GET", f"/share/{game['game_id']}")
+    assert page.status == 200
+    assert page.headers["content-type"] == "text/html; charset=utf-8"
+    assert page.headers["x-content-type-options"] == "nosniff"
+    text = page.body.decode("utf-8")
+    assert text.startswith("<!doctype html>")
+    assert f'content="{stack.url}/share/{game["game_id"]}"' in text
+    missing = guest.call("GET", "/share/6f1c0d2e-1b7a-4d0e-9a55-3f2b8c1d9e70")
+    assert missing.status == 404
+    assert missing.headers["content-type"] == "text/html; charset=utf-8"
+    assert b"No such game" in missing.body
+
+
+def test_the_share_page_of_a_game_played_to_the_end_in_chromium(
+    stack: RunningStack, browser: Browser, tmp_path: Path
+) -> None:
+    player = _account(stack, "ada")
+    avatar_url = _set_avatar(player, _picture("PNG", (200, 60, 40)), "image/png")["avatar_url"]
+    game = _played_to_the_end(player)
+    game_id = game["game_id"]
+    summary = _ok(player.call("GET", f"/v1/games/{game_id}/summary"))
+    winner = game["result"]["winner"]
+    names = [s["name"] for s in game["seats"]]
+    assert names == ["ada", "Bot (hard)"]
+
+    page = browser.new_page(viewport={"width": 900, "height": 700})
+    try:
+        response = page.goto(f"{stack.url}/share/{game_id}")
+        assert response is not None and response.status == 200
+        headline = f"{names[winner]} beat {names[1 - winner]}"
+        assert page.title() == f"{headline} · MineDuel"
+        assert page.locator("h1").inner_text() == headline
+        cards = page.locator("li.seat")
+        assert cards.count() == 2
+        for index, seat in enumerate(summary["seats"]):
+            card = cards.nth(index).inner_text()
+            assert seat["name"] in card
+            assert f"{seat['mines']} mine" in card
+            assert f"Longest run: {seat['longest_run']} in a row" in card
+            assert ("Winner" in card) == (index == winner)
+        facts = page.locator("dl.facts").inner_text()
+        assert f"{summary['moves']} moves" in facts
+        assert str(summary["lead_changes"]) in facts
+        assert "Out of reach" in page.locator("p.outcome").inner_text()
+
+        def meta(selector: str) -> str | None:
+            return page.locator(f"meta[{selector}]").get_attribute("content")
+
+        assert meta('property="og:title"') == headline
+        assert meta('property="og:type"') == "website"
+        assert meta('property="og:url"') == f"{stack.url}/share/{game_id}"
+        assert meta('property="og:image"') == f"{stack.url}{avatar_url}"
+        assert meta('name="twitter:card"') == "summary"
+        description = meta('property="og:description"') or ""
+        assert "out of reach" in description and f"{summary['moves']} moves" in description
+
+        # The avatar really loads: through the API's redirect to the presigned link.
+        avatar = page.locator("img.avatar")
+        assert avatar.get_attribute("src") == avatar_url
+        assert page.evaluate("document.querySelector('img.avatar').naturalWidth") == 96
+
+        shot = page.screenshot(path=str(tmp_path / "share-page.png"), full_page=True)
+        assert shot.startswith(b"\x89PNG")
+
+        verify = page.get_by_role("link", name="verification document")
+        assert verify.get_attribute("href") == f"/v1/games/{game_id}/verify"
+        with page.expect_navigation():
+            verify.click()
+        document = json.loads(page.locator("body").inner_text())
+        assert document["game_id"] == game_id
+        assert document["verdict"]["ok"] is True
+
+        unknown = page.goto(f"{stack.url}/share/6f1c0d2e-1b7a-4d0e-9a55-3f2b8c1d9e70")
+        assert unknown is not None and unknown.status == 404
+        assert page.locator("h1").inner_text() == "No such game"
+    finally:
+        page.close()
