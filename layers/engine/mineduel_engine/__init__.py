@@ -7,6 +7,8 @@ and any outside verifier share exactly the same rules.
 from __future__ import annotations
 
 from . import mine_duel as _mine_duel  # noqa: F401  (registers the mine-duel rule set)
+from . import mineseeker as _mineseeker  # noqa: F401  (registers mineseeker)
+from . import windows_duel as _windows_duel  # noqa: F401  (registers windows-duel)
 from .errors import (
     CellNotCovered,
     EngineError,

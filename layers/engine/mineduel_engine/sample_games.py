@@ -62,6 +62,7 @@ class SampleGame:
             result=self.state.result,
             field=self.field,
             move_deadline_s=move_deadline_s,
+            state=self.state,
         )
 
 
