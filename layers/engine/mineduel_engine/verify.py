@@ -452,7 +452,7 @@ def _check_times(doc: Mapping[str, Any], done: _Replayed, report: _Report) -> No
     if problems is None:
         return
     report.check(
-        f"by the move times, every tap came within its turn's {limit} s deadline and every "
+        f"by the move times, every move came within its turn's {limit} s deadline and every "
         "timeout after it"
     )
     report.problems.extend(problems)
