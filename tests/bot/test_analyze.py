@@ -39,7 +39,7 @@ def test_flags_are_certain_and_sure_mines_are_taken(
     code, [answer] = run_analyze(tmp_path, capsys, line)
     assert code == 0
     assert answer["probabilities"] == [[1.0, None, 1.0, 0.0]]
-    assert answer["move"] == {"row": 0, "col": 2}
+    assert answer["move"] == {"action": "tap", "row": 0, "col": 2}
 
 
 def test_bad_lines_give_errors_and_exit_1(
