@@ -31,7 +31,7 @@ from .probability import Solution
 from .seat_view import SeatView
 from .strategy import exact_or_none, play_hard
 
-BOMB_MARGIN = 4.0
+BOMB_MARGIN = 6.0
 """Expected mines a bomb must bring beyond a tap's streak before the bot fires it."""
 
 URGENT = 4
