@@ -12,10 +12,11 @@ Environment:
   (mineseeker and windows-duel matches).
 - ``MATCHES``: comma list from ``hard-medium,hard-easy,medium-random`` (default: all three).
 - ``VARIANT_GAMES`` (default ``GAMES`` / 2, so 1000): games per variant match, duplicate pairs.
-- ``VARIANT_MATCHES``: comma list from ``mineseeker-bomb,windows-safest,windows-easy``
-  (default: all three). ``mineseeker-bomb`` is the hard bot against the same bot that never
-  bombs; ``windows-safest`` the windows-duel bot against a player that always reveals the
-  safest cell; ``windows-easy`` against the easy level.
+- ``VARIANT_MATCHES``: comma list from ``mineseeker-bomb,windows-safest,windows-medium,
+  windows-easy`` (default: all four). ``mineseeker-bomb`` is the hard bot against the same bot
+  that never bombs; ``windows-safest`` the windows-duel hard bot against a player that always
+  reveals the safest cell; ``windows-medium`` hard against medium (what the look-ahead adds);
+  ``windows-easy`` medium against easy (what exact chances add).
 - ``POSITIONS`` (default 40): games played to collect positions for the engine timing.
 - ``REPEAT`` (default 3): timings per position for the engine; the fastest counts.
 
@@ -56,7 +57,8 @@ MATCHES["medium-random"] = ("medium", "random")
 VARIANT_MATCHES = {
     "mineseeker-bomb": ("mineseeker", "hard", "no-bomb"),
     "windows-safest": ("windows-duel", "hard", "safest"),
-    "windows-easy": ("windows-duel", "hard", "easy"),
+    "windows-medium": ("windows-duel", "hard", "medium"),
+    "windows-easy": ("windows-duel", "medium", "easy"),
 }
 
 

@@ -18,7 +18,12 @@ from mineduel_engine.bot import (
     solve,
 )
 from mineduel_engine.bot.mineseeker import bomb_choice, play_mineseeker, square_values
-from mineduel_engine.bot.windows import guess_value, play_windows, reveal_value
+from mineduel_engine.bot.windows import (
+    guess_value,
+    lookahead_scores,
+    play_windows,
+    reveal_value,
+)
 from mineduel_engine.fairness import bot_stream
 from mineduel_engine.geometry import bomb_square, neighbours
 from mineduel_engine.state import COVERED, SeatState
@@ -167,7 +172,7 @@ def test_a_certain_mine_is_guessed() -> None:
     position = Position.from_board(5, 1, 1, ["..1.0"])
     solution = solve(position)
     view = SeatView("windows-duel", position, 0, 2)
-    action, cell = play_windows(view, bot_stream(COMMITMENT, 1))
+    action, cell = play_windows(view, bot_stream(COMMITMENT, 1), "medium")
     assert solution.certain_mines == (1,)
     assert (action, cell) == ("guess", 1)
 
@@ -175,15 +180,15 @@ def test_a_certain_mine_is_guessed() -> None:
 def test_a_poor_bet_is_not_guessed_when_a_safe_reveal_exists() -> None:
     # One mine in 20 cells, nothing open: 5% everywhere; guessing loses 1.65 on average.
     position = Position(5, 4, 1, tuple("." * 20))
-    action, _ = play_windows(SeatView("windows-duel", position, 0, 2), bot_stream(COMMITMENT, 1))
-    assert action == "reveal"
+    view = SeatView("windows-duel", position, 0, 2)
+    assert play_windows(view, bot_stream(COMMITMENT, 1), "medium")[0] == "reveal"
 
 
 def test_a_good_bet_is_guessed() -> None:
     # 3 mines in 5 cells: 60% each, a guess is worth 2.2, a reveal -3.
     position = Position(5, 1, 3, tuple("....."))
-    action, _ = play_windows(SeatView("windows-duel", position, 0, 2), bot_stream(COMMITMENT, 1))
-    assert action == "guess"
+    view = SeatView("windows-duel", position, 0, 2)
+    assert play_windows(view, bot_stream(COMMITMENT, 1), "medium")[0] == "guess"
 
 
 def test_its_own_wrong_guesses_are_safe_cells_to_it_and_to_nobody_else() -> None:
@@ -197,8 +202,23 @@ def test_its_own_wrong_guesses_are_safe_cells_to_it_and_to_nobody_else() -> None
     assert solution.mine[0] == pytest.approx(2 / 3)
     view = SeatView("windows-duel", position, 0, 2)
     for n in range(1, 20):
-        action, cell = play_windows(view, bot_stream(COMMITMENT, n))
-        assert action == "guess" and cell != 3
+        for level in BOT_LEVELS:
+            action, cell = play_windows(view, bot_stream(COMMITMENT, n), level)
+            assert action == "guess" and cell != 3
+
+
+def test_hard_looks_one_move_ahead() -> None:
+    # Three cells, one mine, nothing open. A guess (p = 1/3) is worth 1/3 point; the other seat
+    # then has nothing to gain if it was the mine, and the same 1/3 if not: score 1/3 - 2/9.
+    # Revealing the middle shows a 1 (the mine is at either end): the other seat then guesses
+    # at 1/2 (worth 1.5). Revealing an end shows where the mine is: the other seat takes 5.
+    view = SeatView("windows-duel", Position(3, 1, 1, tuple("...")), 0, 2)
+    scores = lookahead_scores(view, solve(view.position))
+    for cell in range(3):
+        assert scores["guess", cell] == pytest.approx(1 / 9)
+    assert scores["reveal", 1] == pytest.approx(-5 / 3 - 2 / 3 * 1.5)
+    assert scores["reveal", 0] == pytest.approx(-5 / 3 - 2 / 3 * 5)
+    assert play_windows(view, bot_stream(COMMITMENT, 1), "hard")[0] == "guess"
 
 
 def test_the_bot_sees_its_own_wrong_guesses_only() -> None:

@@ -9,10 +9,11 @@ two things can be checked from the log alone (rules.md, "Move deadline"):
 - a timeout came no earlier than that deadline.
 
 A turn starts with the move that handed it over: any move on the board (a mine-duel mine
-gives the same seat a new turn), or a resignation or timeout of the seat to move. A resignation by another seat does not
-restart the clock. The first move's turn starts when the game became active, which the
-document does not say, so the first move is not checked. Times are compared in whole seconds
-(the API's ISO-8601 times may be truncated to seconds), allowing one second for truncation.
+gives the same seat a new turn), or a resignation or timeout of the seat to move. A
+resignation by another seat does not restart the clock. The first move's turn starts when the
+game became active, which the document does not say, so the first move is not checked. Times
+are compared in whole seconds (the API's ISO-8601 times may be truncated to seconds), allowing
+one second for truncation.
 """
 
 from __future__ import annotations

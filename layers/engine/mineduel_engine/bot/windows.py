@@ -7,22 +7,43 @@ wins, and a guess needs ``p > 2/7`` even when a certainly safe reveal exists.
 
 The chances are exact (``probability.solve``) given the public board AND the seat's own wrong
 guesses: those cells hold no mine, which only this seat knows (``Position.safe``). Nothing else
-private exists, and the bot is handed nothing else. Levels: ``easy`` judges the chances by
-local counting (one number at a time); ``medium`` and ``hard`` use the exact chances. Ties
-(equally good cells) are drawn from the public bot stream.
+private exists, and the bot is handed nothing else.
+
+Levels:
+
+- ``easy``: that rule on chances judged by local counting (one number at a time);
+- ``medium``: that rule on the exact chances;
+- ``hard`` (default): one move ahead. Turns alternate, so whatever a move shows, the other seat
+  uses first. Each candidate (the ``CANDIDATES`` likeliest cells as guesses, the ``CANDIDATES``
+  safest as reveals) scores its expected points minus the other seat's best expected points on
+  the board it leaves: for a guess, the board with the mine shown (chance ``p``) or unchanged
+  (a miss shows nothing); for a reveal, the board with the mine hit or, for every number the
+  cell could show (exact chances), the board with that number (a 0's flood is not foreseen).
+  The other seat is valued on the public board alone: it does not know this seat's wrong
+  guesses. Past ``LOOKAHEAD_BUDGET`` the bot plays the medium rule.
+
+Ties (equally good cells) are drawn from the public bot stream.
 """
 
 from __future__ import annotations
 
 from ..fairness import Stream
-from .choice import pick
+from ..settings import HIT_LETTERS, SEAT_LETTERS
+from .choice import best_cells, pick
 from .local import local_chances
 from .position import Position
+from .probability import Budget, Inconsistent, Solution, TooHard, outcomes, solve
 from .seat_view import SeatView
 from .strategy import exact_or_none
 
 FOUND, MISSED, HIT = 5.0, -2.0, -5.0
 TOLERANCE = 1e-9
+
+CANDIDATES = 4
+"""How many guesses (the likeliest cells) and reveals (the safest) the hard level looks ahead on."""
+
+LOOKAHEAD_BUDGET = 20_000
+"""Programme terms all look-ahead counts of one move may use together."""
 
 
 def guess_value(p: float) -> float:
@@ -47,8 +68,70 @@ def chances_for(position: Position, level: str) -> dict[int, float]:
     return chances
 
 
+def best_value(position: Position, budget: Budget) -> float:
+    """What the seat to move can expect from ``position``: its best guess or reveal."""
+    try:
+        chances = solve(position, budget).mine
+    except Inconsistent:
+        return 0.0  # a board that cannot happen weighs nothing
+    if not chances:
+        return 0.0
+    return max(guess_value(max(chances.values())), reveal_value(min(chances.values())))
+
+
+def _with(position: Position, cell: int, ch: str) -> Position:
+    """The public board with ``cell`` showing ``ch`` (a number or a shown mine)."""
+    cells = list(position.cells)
+    cells[cell] = ch
+    return Position(position.width, position.height, position.mines, tuple(cells))
+
+
+def lookahead_scores(view: SeatView, solution: Solution) -> dict[tuple[str, int], float]:
+    """Hard's scores: expected points minus the other seat's best on the board left behind.
+
+    Raises ``TooHard`` past ``LOOKAHEAD_BUDGET``.
+    """
+    budget = Budget(LOOKAHEAD_BUDGET)
+    position = view.position
+    public = position.public()
+    chances = solution.mine
+    found, hit = SEAT_LETTERS[view.seat], HIT_LETTERS[view.seat]
+    unchanged = best_value(public, budget)
+    scores: dict[tuple[str, int], float] = {}
+    for cell in sorted(chances, key=lambda c: (-chances[c], c))[:CANDIDATES]:
+        p = chances[cell]
+        shown = best_value(_with(public, cell, found), budget) if p > 0.0 else 0.0
+        scores["guess", cell] = guess_value(p) - (p * shown + (1.0 - p) * unchanged)
+    for cell in sorted(chances, key=lambda c: (chances[c], c))[:CANDIDATES]:
+        p = chances[cell]
+        if p >= 1.0:
+            continue
+        shown = best_value(_with(public, cell, hit), budget) if p > 0.0 else 0.0
+        after = 0.0
+        for number, chance, _ in outcomes(position, cell, budget, solution):
+            after += chance * best_value(_with(public, cell, str(number)), budget)
+        scores["reveal", cell] = reveal_value(p) - (p * shown + (1.0 - p) * after)
+    return scores
+
+
+def play_lookahead(view: SeatView, stream: Stream) -> tuple[str, int]:
+    """The hard level (see the module docstring); the medium rule past the budget."""
+    solution = exact_or_none(view.position)
+    if solution is None:
+        return play_windows(view, stream, "easy")
+    try:
+        scores = lookahead_scores(view, solution)
+    except TooHard:
+        return play_windows(view, stream, "medium")
+    keys = sorted(scores)
+    index = {i: scores[key] for i, key in enumerate(keys)}
+    return keys[pick(best_cells(index), stream)]
+
+
 def play_windows(view: SeatView, stream: Stream, level: str = "hard") -> tuple[str, int]:
-    """``("guess", cell)`` or ``("reveal", cell)``: whichever is worth more points."""
+    """``("guess", cell)`` or ``("reveal", cell)`` as ``level`` plays (module docstring)."""
+    if level == "hard":
+        return play_lookahead(view, stream)
     chances = chances_for(view.position, level)
     p_high = max(chances.values())
     p_low = min(chances.values())
