@@ -44,16 +44,20 @@ def play_out(variant: str, level: str, game_id: str) -> tuple[GameState, list[Bo
         assert state.turn is not None
         move = choose_action(state, COMMITMENT, level)
         assert move.action in rules.actions
+        cell = move.row * settings.width + move.col
         if move.action != "bomb":
-            assert state.cells[move.row * settings.width + move.col] == COVERED
+            assert state.cells[cell] == COVERED
+        if move.action == "guess":
+            assert cell not in state.wrong_guesses(state.turn), "never a guess known to miss"
         chosen.append(move)
         state, _ = rules.play(state, field, state.turn, move.action, move.row, move.col)
     return state, chosen
 
 
 @pytest.mark.parametrize("level", BOT_LEVELS)
-def test_windows_duel_bots_finish_games_with_legal_moves(level: str) -> None:
-    state, chosen = play_out("windows-duel", level, f"wd-{level}")
+@pytest.mark.parametrize("game", range(3))
+def test_windows_duel_bots_finish_games_with_legal_moves(level: str, game: int) -> None:
+    state, chosen = play_out("windows-duel", level, f"wd-{level}-{game}")
     assert state.result is not None and state.result.reason == "field-done"
     assert {m.action for m in chosen} <= {"guess", "reveal"}
 

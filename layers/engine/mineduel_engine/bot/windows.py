@@ -14,13 +14,17 @@ Levels:
 - ``easy``: that rule on chances judged by local counting (one number at a time);
 - ``medium``: that rule on the exact chances;
 - ``hard`` (default): one move ahead. Turns alternate, so whatever a move shows, the other seat
-  uses first. Each candidate (the ``CANDIDATES`` likeliest cells as guesses, the ``CANDIDATES``
-  safest as reveals) scores its expected points minus the other seat's best expected points on
-  the board it leaves: for a guess, the board with the mine shown (chance ``p``) or unchanged
-  (a miss shows nothing); for a reveal, the board with the mine hit or, for every number the
-  cell could show (exact chances), the board with that number (a 0's flood is not foreseen).
-  The other seat is valued on the public board alone: it does not know this seat's wrong
-  guesses. Past ``LOOKAHEAD_BUDGET`` the bot plays the medium rule.
+  uses first. Each candidate (the ``CANDIDATES`` likeliest cells as guesses, never a cell known
+  safe; the ``CANDIDATES`` safest as reveals) scores its expected points minus the other
+  seat's best expected points on the board it leaves: for a guess, the board with the mine
+  shown (chance ``p``) or unchanged (a miss shows nothing); for a reveal, the board with the
+  mine hit or, for every number the cell could show (exact chances), the board with that
+  number (a 0's flood is not foreseen). The other seat is valued on the public board alone: it
+  does not know this seat's wrong guesses. Past ``LOOKAHEAD_BUDGET`` the bot plays the medium
+  rule.
+
+A bot never guesses a cell it knows is safe (a 2-point pass that shows nothing): so each of its
+guesses can find a mine, a miss is never repeated, and two bots alone always finish a game.
 
 Ties (equally good cells) are drawn from the public bot stream.
 """
@@ -98,9 +102,12 @@ def lookahead_scores(view: SeatView, solution: Solution) -> dict[tuple[str, int]
     found, hit = SEAT_LETTERS[view.seat], HIT_LETTERS[view.seat]
     unchanged = best_value(public, budget)
     scores: dict[tuple[str, int], float] = {}
-    for cell in sorted(chances, key=lambda c: (-chances[c], c))[:CANDIDATES]:
+    # A cell known safe is never guessed: that would be a pass costing 2 points, and two bots
+    # passing could go on for ever; every guess the bot makes can find a mine.
+    likely = [c for c in sorted(chances, key=lambda c: (-chances[c], c)) if chances[c] > 0.0]
+    for cell in likely[:CANDIDATES]:
         p = chances[cell]
-        shown = best_value(_with(public, cell, found), budget) if p > 0.0 else 0.0
+        shown = best_value(_with(public, cell, found), budget)
         scores["guess", cell] = guess_value(p) - (p * shown + (1.0 - p) * unchanged)
     for cell in sorted(chances, key=lambda c: (chances[c], c))[:CANDIDATES]:
         p = chances[cell]
