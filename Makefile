@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-bot openapi clean
+.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-bot bench-bot-variants openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ bench: $(STAMP)
 bench-bot: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python -m mineduel.bench_bot
+
+# The mineseeker and windows-duel matches alone (1,000 games each by default; VARIANT_GAMES=200
+# for a quick run).
+bench-bot-variants: $(STAMP)
+	PART=variants $(BIN)/python -m mineduel.bench_bot
 
 # Regenerate docs/openapi.json from the handlers' models (a test fails while it is stale).
 openapi: $(STAMP)

@@ -8,8 +8,15 @@ Environment:
 - ``FIELDS`` = ``fresh`` (default: new random server seeds, for reported figures) or ``fixed``
   (seeds derived from a fixed list, for regressions: the same games every run).
 - ``JOBS`` (default: CPU count): worker processes for the matches.
-- ``PART`` = ``all`` (default), ``engine`` or ``games``.
+- ``PART`` = ``all`` (default), ``engine``, ``games`` (mine-duel matches) or ``variants``
+  (mineseeker and windows-duel matches).
 - ``MATCHES``: comma list from ``hard-medium,hard-easy,medium-random`` (default: all three).
+- ``VARIANT_GAMES`` (default ``GAMES`` / 2, so 1000): games per variant match, duplicate pairs.
+- ``VARIANT_MATCHES``: comma list from ``mineseeker-bomb,windows-safest,windows-medium,
+  windows-easy`` (default: all four). ``mineseeker-bomb`` is the hard bot against the same bot
+  that never bombs; ``windows-safest`` the windows-duel hard bot against a player that always
+  reveals the safest cell; ``windows-medium`` hard against medium (what the look-ahead adds);
+  ``windows-easy`` medium against easy (what exact chances add).
 - ``POSITIONS`` (default 40): games played to collect positions for the engine timing.
 - ``REPEAT`` (default 3): timings per position for the engine; the fastest counts.
 
@@ -34,16 +41,25 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from mineduel_engine import Field, GameState, Settings, commitment, rules_for
-from mineduel_engine.bot import choose_move
+from mineduel_engine import Field, GameState, Move, Settings, commitment, rules_for
+from mineduel_engine.bot import SeatView, choose_action, choose_move
+from mineduel_engine.bot.mineseeker import play_mineseeker
 from mineduel_engine.bot.position import FLAG_CHARS, Position
 from mineduel_engine.bot.probability import solve
+from mineduel_engine.bot.windows import play_safest
+from mineduel_engine.fairness import bot_stream
 from mineduel_engine.geometry import to_row_col
 
 RULES = rules_for("mine-duel")
 SETTINGS = Settings.for_variant("mine-duel", seats=2)
 MATCHES = {"hard-medium": ("hard", "medium"), "hard-easy": ("hard", "easy")}
 MATCHES["medium-random"] = ("medium", "random")
+VARIANT_MATCHES = {
+    "mineseeker-bomb": ("mineseeker", "hard", "no-bomb"),
+    "windows-safest": ("windows-duel", "hard", "safest"),
+    "windows-medium": ("windows-duel", "hard", "medium"),
+    "windows-easy": ("windows-duel", "medium", "easy"),
+}
 
 
 def server_seed(kind: str, index: int) -> bytes:
@@ -153,6 +169,115 @@ def run_match(name: str, games: int, fields: str, jobs: int) -> None:
             print(f"  {level} per move: {percentiles(times[level])}")
 
 
+VariantPlayer = Callable[[GameState, str], tuple[str, int, int]]
+
+
+def variant_player(name: str) -> VariantPlayer:
+    """A variant player by name: a bot level, ``no-bomb`` (mineseeker's hard bot without its
+    bomb) or ``safest`` (windows-duel: always reveal the safest cell)."""
+
+    def play(state: GameState, public: str) -> tuple[str, int, int]:
+        if name in ("easy", "medium", "hard"):
+            move = choose_action(state, public, name)
+            return move.action, move.row, move.col
+        if state.turn is None:
+            raise RuntimeError("no seat to move in a running game")
+        view = SeatView.from_state(state, state.turn)
+        stream = bot_stream(public, state.move_count + 1)
+        if name == "no-bomb":
+            action, cell = play_mineseeker(view, stream, "hard", bombs=False)
+        else:
+            action, cell = play_safest(view, stream)
+        return (action, *to_row_col(state.settings.width, cell))
+
+    return play
+
+
+@dataclass
+class VariantRecord:
+    """One finished variant game: the winner (None: a draw), move times, the bombs' finds."""
+
+    winner: int | None
+    times: dict[str, list[float]] = field(default_factory=dict)
+    bombs: dict[str, list[int]] = field(default_factory=dict)
+
+
+def play_variant_game(seed: bytes, variant: str, players: Sequence[str]) -> VariantRecord:
+    """One game of ``variant`` on the field of ``seed``, seat i played by ``players[i]``."""
+    settings = Settings.for_variant(variant)
+    rules = rules_for(variant)
+    game_field = Field.from_seed(
+        seed, "bench", ["", ""], settings.width, settings.height, settings.mines
+    )
+    state = rules.new_game(settings)
+    public = commitment(seed)
+    movers = [variant_player(name) for name in players]
+    record = VariantRecord(None, {n: [] for n in players}, {n: [] for n in players})
+    while state.turn is not None:
+        seat = state.turn
+        started = time.perf_counter()
+        action, row, col = movers[seat](state, public)
+        record.times[players[seat]].append(time.perf_counter() - started)
+        move: Move
+        state, move = rules.play(state, game_field, seat, action, row, col)
+        if action == "bomb":
+            record.bombs[players[seat]].append(len(move.flagged))
+    record.winner = state.result.winner if state.result else None
+    return record
+
+
+def play_variant_pair(
+    job: tuple[bytes, str, str, str],
+) -> tuple[int, int, dict[str, list[float]], dict[str, list[int]]]:
+    """A field played twice, seats swapped: ``first``'s wins and draws (0-2), times, bombs."""
+    seed, variant, first, second = job
+    wins = draws = 0
+    times: dict[str, list[float]] = {first: [], second: []}
+    bombs: dict[str, list[int]] = {first: [], second: []}
+    for players, seat in (((first, second), 0), ((second, first), 1)):
+        record = play_variant_game(seed, variant, players)
+        wins += record.winner == seat
+        draws += record.winner is None
+        for name in players:
+            times[name].extend(record.times[name])
+            bombs[name].extend(record.bombs[name])
+    return wins, draws, times, bombs
+
+
+def run_variant_match(name: str, games: int, fields: str, jobs: int) -> None:
+    """Play ``games`` games (duplicate pairs) of a variant match and print the figures."""
+    variant, first, second = VARIANT_MATCHES[name]
+    pairs = max(1, games // 2)
+    work = [(server_seed(fields, i), variant, first, second) for i in range(pairs)]
+    wins = draws = 0
+    times: dict[str, list[float]] = {first: [], second: []}
+    bombs: dict[str, list[int]] = {first: [], second: []}
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for pair_wins, pair_draws, pair_times, pair_bombs in pool.map(
+            play_variant_pair, work, chunksize=2
+        ):
+            wins += pair_wins
+            draws += pair_draws
+            for player in (first, second):
+                times[player].extend(pair_times[player])
+                bombs[player].extend(pair_bombs[player])
+    played = 2 * pairs
+    low, high = wilson(wins, played)
+    print(
+        f"{variant}, {first} vs {second}: {first} won {wins}/{played} = {wins / played:.1%} "
+        f"(95% CI {low:.1%} to {high:.1%}), {draws} draws, "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+    for player in (first, second):
+        print(f"  {player} per move: {percentiles(times[player])}")
+        if bombs[player]:
+            print(
+                f"  {player} bombs: {len(bombs[player])} in {played} games, "
+                f"{statistics.mean(bombs[player]):.2f} mines each"
+            )
+
+
 def collect_positions(games: int) -> dict[str, list[tuple[str, ...]]]:
     """Positions from real play (hard vs medium) and from random-play stress, fixed fields."""
     found: dict[str, list[tuple[str, ...]]] = {"real play": [], "random play": []}
@@ -241,6 +366,15 @@ def main() -> None:
         print(f"matches: {games} games each, duplicate pairs, {fields} fields, {jobs} processes")
         for name in chosen:
             run_match(name.strip(), games, fields, jobs)
+    if part in ("all", "variants"):
+        variant_games = int(os.environ.get("VARIANT_GAMES", str(max(2, games // 2))))
+        picked = os.environ.get("VARIANT_MATCHES", ",".join(VARIANT_MATCHES)).split(",")
+        print(
+            f"variant matches: {variant_games} games each, duplicate pairs, {fields} fields, "
+            f"{jobs} processes"
+        )
+        for name in picked:
+            run_variant_match(name.strip(), variant_games, fields, jobs)
 
 
 if __name__ == "__main__":

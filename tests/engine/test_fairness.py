@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mineduel_engine import Field, commitment, derive_mines, game_key, is_valid_client_seed
 from mineduel_engine.fairness import bot_stream, draw_below, words
+from mineduel_engine.settings import VARIANT_SPECS
 
 SPEC_SEED = bytes.fromhex("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff")
 DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
@@ -179,8 +180,25 @@ def test_doc_printed_fields() -> None:
     fields = [block.split() for block in blocks]
     small = Field.from_seed(seed, "doc-small", ["", ""], 8, 8, 10)
     big = Field.from_seed(seed, "doc-2p", ["", ""], 16, 16, 51)
+    windows = Field.from_seed(seed, "doc-wd", ["alice", "bob"], 11, 11, 15)
     assert small.to_strings() in fields
     assert big.to_strings() in fields
+    assert windows.to_strings() in fields
+
+
+def test_doc_has_windows_duel_vectors() -> None:
+    """Every variant's board size has vectors: 16x16/51 (mine-duel, mineseeker), 11x11/15."""
+    boards = {(v[3], v[4], v[5]) for v in _doc_vectors()}
+    assert {(16, 16, 51), (11, 11, 15)} <= boards
+    assert sum(1 for v in _doc_vectors() if (v[3], v[4], v[5]) == (11, 11, 15)) >= 2
+
+
+def test_doc_board_table_matches_the_variant_specs() -> None:
+    rows = re.findall(r"\| `([a-z-]+)` \| (\d+) x (\d+) \| (\d+) \|", _doc())
+    table = {name: (int(w), int(h), int(m)) for name, w, h, m in rows}
+    assert table == {
+        name: (spec.width, spec.height, spec.mines) for name, spec in VARIANT_SPECS.items()
+    }
 
 
 def _doc_reference_code() -> Callable[..., list[int]]:

@@ -1,4 +1,4 @@
-"""Table-driven Mine Duel scenarios (shared/spec/rules.md) on small fields drawn as pictures.
+"""Table-driven Mine Duel scenarios (docs/engine.md) on small fields drawn as pictures.
 
 Each row plays a script from a new game and states, by hand, the board, counters, turn and
 result the rules must give. Boards use the api.md alphabet: ``.`` covered, digits open, ``A``

@@ -49,7 +49,7 @@ def replay_taps(
 
 
 def test_public_board_is_never_given_the_field() -> None:
-    assert list(inspect.signature(public_board).parameters) == ["settings", "moves"]
+    assert list(inspect.signature(public_board).parameters) == ["settings", "moves", "viewer"]
 
 
 def test_two_fields_agreeing_on_what_was_revealed_give_the_same_view() -> None:

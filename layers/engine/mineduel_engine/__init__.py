@@ -7,7 +7,12 @@ and any outside verifier share exactly the same rules.
 from __future__ import annotations
 
 from . import mine_duel as _mine_duel  # noqa: F401  (registers the mine-duel rule set)
+from . import mineseeker as _mineseeker  # noqa: F401  (registers mineseeker)
+from . import windows_duel as _windows_duel  # noqa: F401  (registers windows-duel)
 from .errors import (
+    BadOptionValue,
+    BombNotBehind,
+    BombUsed,
     CellNotCovered,
     EngineError,
     GameOver,
@@ -19,6 +24,7 @@ from .errors import (
     ReplayMismatch,
     SeatOut,
     UnknownAction,
+    UnknownOption,
     UnknownSeat,
     UnknownVariant,
 )
@@ -28,13 +34,17 @@ from .moves import Move
 from .outcome import Result
 from .replay import replay
 from .rules import RuleSet, rules_for
-from .settings import Settings
-from .state import GameState, SeatState
+from .settings import VARIANT_SPECS, Settings, make_options
+from .state import GameState, SeatPrivate, SeatState
 from .verify import Verdict, build_document, verify_document
-from .view import public_board
+from .view import public_board, wrong_guesses
 
 __all__ = [
     "PROTOCOL",
+    "VARIANT_SPECS",
+    "BadOptionValue",
+    "BombNotBehind",
+    "BombUsed",
     "CellNotCovered",
     "EngineError",
     "Field",
@@ -50,9 +60,11 @@ __all__ = [
     "Result",
     "RuleSet",
     "SeatOut",
+    "SeatPrivate",
     "SeatState",
     "Settings",
     "UnknownAction",
+    "UnknownOption",
     "UnknownSeat",
     "UnknownVariant",
     "Verdict",
@@ -61,8 +73,10 @@ __all__ = [
     "derive_mines",
     "game_key",
     "is_valid_client_seed",
+    "make_options",
     "public_board",
     "replay",
     "rules_for",
     "verify_document",
+    "wrong_guesses",
 ]

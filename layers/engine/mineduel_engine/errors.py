@@ -19,6 +19,14 @@ class UnknownVariant(InvalidSettings):
     """No rule set is registered under that variant name."""
 
 
+class UnknownOption(InvalidSettings):
+    """A creation option the variant does not have (each variant lists its own)."""
+
+
+class BadOptionValue(InvalidSettings):
+    """A creation option of the variant, given a value of the wrong type."""
+
+
 class IllegalMove(EngineError):
     """A move the rules refuse; the game state is left exactly as it was."""
 
@@ -49,6 +57,14 @@ class OffBoard(IllegalMove):
 
 class CellNotCovered(IllegalMove):
     """The cell is already opened or flagged."""
+
+
+class BombUsed(IllegalMove):
+    """mineseeker: the seat has already used its one bomb."""
+
+
+class BombNotBehind(IllegalMove):
+    """mineseeker with ``bomb_when_behind``: the seat is not behind, so it may not bomb."""
 
 
 class MalformedRecord(EngineError):

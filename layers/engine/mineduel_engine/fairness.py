@@ -2,7 +2,7 @@
 
 Everything a third party needs to rebuild a field lives here, with nothing but SHA-256 and
 HMAC-SHA256 from the standard library, so an outside verifier can reimplement it from
-``docs/fairness.md`` alone. The spec is ``shared/spec/fairness.md``; its test vectors are tests.
+``docs/fairness.md`` alone; the vectors published there are tests.
 """
 
 from __future__ import annotations

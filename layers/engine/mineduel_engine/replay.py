@@ -35,7 +35,8 @@ def replay_move(
     if move.is_elimination:
         return rules.eliminate(state, by, move.action)
     if move.row is None or move.col is None:
-        raise ReplayMismatch(f"move {move.n}: a {move.action} needs a cell")
+        what = "a wrong guess whose cell is not published" if move.is_private else move.action
+        raise ReplayMismatch(f"move {move.n}: {what}: replaying it needs its cell")
     return rules.play(state, field, by, move.action, move.row, move.col)
 
 

@@ -1,13 +1,13 @@
 """The rule-set interface and registry: one rule set per variant.
 
-``mine-duel`` is the only rule set today. ``mineseeker`` (a bomb action) and ``windows-duel``
-(guess/reveal scoring, private wrong guesses, auto-reveal) will be added as further classes
-implementing ``RuleSet`` and registered here; callers look a variant up and never branch on it.
+``mine-duel`` (``mine_duel``), ``mineseeker`` (a bomb action, ``mineseeker``) and
+``windows-duel`` (guess/reveal scoring, private wrong guesses, auto-reveal, ``windows_duel``)
+each implement ``RuleSet`` and register here; callers look a variant up and never branch on it.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from .errors import UnknownVariant
 from .field import Field
@@ -42,9 +42,10 @@ class RuleSet(Protocol):
 
 
 _REGISTRY: dict[str, RuleSet] = {}
+R = TypeVar("R", bound=RuleSet)
 
 
-def register(rules: RuleSet) -> RuleSet:
+def register(rules: R) -> R:
     """Make ``rules`` the rule set of its variant."""
     _REGISTRY[rules.variant] = rules
     return rules

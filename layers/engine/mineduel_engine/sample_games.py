@@ -1,5 +1,5 @@
-"""Deterministic sample games: whole games played by a seeded picker, for benchmarks, tests,
-golden files and docs.
+"""Deterministic sample games of every variant: whole games played by a seeded picker, for
+benchmarks, tests, golden files and docs.
 
 The picker draws from the protocol's own stream (``fairness.Stream``) rather than ``random``, so
 the same arguments give the same game on every Python version and machine.
@@ -14,6 +14,7 @@ from typing import Any
 
 from .fairness import Stream, commitment
 from .field import Field
+from .mineseeker import may_bomb
 from .moves import Move
 from .rules import rules_for
 from .settings import Settings
@@ -62,6 +63,7 @@ class SampleGame:
             result=self.state.result,
             field=self.field,
             move_deadline_s=move_deadline_s,
+            state=self.state,
         )
 
 
@@ -76,13 +78,17 @@ def play_sample(
     client_seeds: Sequence[str] | None = None,
     exits: Exit | None = None,
     max_moves: int | None = None,
+    variant: str = "mine-duel",
+    options: Mapping[str, object] | None = None,
 ) -> SampleGame:
-    """Play a game whose every tap is a uniform choice among covered cells.
+    """Play a game whose every move is a uniform choice among covered cells.
 
-    ``exits`` may put the seat to move out (``"resign"`` or ``"timeout"``) before its tap;
-    ``max_moves`` stops early, leaving a running game.
+    mine-duel and mineseeker tap; a mineseeker seat now and then (1 move in ``BOMB_ODDS``, when
+    the rules allow it) bombs a uniform cell instead; a windows-duel seat guesses 1 move in
+    ``GUESS_ODDS`` and reveals otherwise. ``exits`` may put the seat to move out (``"resign"``
+    or ``"timeout"``) before its move; ``max_moves`` stops early, leaving a running game.
     """
-    settings = Settings.for_variant("mine-duel", seats)
+    settings = Settings.for_variant(variant, seats, options)
     seeds = tuple(client_seeds) if client_seeds is not None else ("",) * seats
     seed = sample_seed(label)
     game_id = f"sample-{label}"
@@ -99,15 +105,33 @@ def play_sample(
         if reason is not None:
             state, move = rules.eliminate(state, turn, reason)
         else:
-            covered = [i for i, c in enumerate(state.cells) if c == COVERED]
-            row, col = divmod(covered[picker.below(len(covered))], settings.width)
-            state, move = rules.play(state, field, turn, "tap", row, col)
+            action = _sample_action(state, turn, picker)
+            if action == "bomb":
+                row, col = divmod(picker.below(settings.size), settings.width)
+            else:
+                covered = [i for i, c in enumerate(state.cells) if c == COVERED]
+                row, col = divmod(covered[picker.below(len(covered))], settings.width)
+            state, move = rules.play(state, field, turn, action, row, col)
         moves.append(move)
     return SampleGame(game_id, settings, seed, seeds, field, tuple(moves), state)
 
 
-# One scripted step: ("tap", row, col) by the seat to move, ("resign", seat), or ("timeout",)
-# against the seat to move.
+BOMB_ODDS = 25
+GUESS_ODDS = 3
+
+
+def _sample_action(state: GameState, seat: int, picker: Stream) -> str:
+    """The sample player's action: mine-duel draws nothing here, so its games stay as ever."""
+    variant = state.settings.variant
+    if variant == "mineseeker" and may_bomb(state, seat) and picker.below(BOMB_ODDS) == 0:
+        return "bomb"
+    if variant == "windows-duel":
+        return "guess" if picker.below(GUESS_ODDS) == 0 else "reveal"
+    return "tap"
+
+
+# One scripted step: (action, row, col) by the seat to move (``tap``, ``bomb``, ``guess``,
+# ``reveal``), ("resign", seat), or ("timeout",) against the seat to move.
 Step = tuple[str | int, ...]
 
 
@@ -116,8 +140,8 @@ def play_script(
 ) -> tuple[GameState, list[Move]]:
     """Play scripted steps from a new game; the rules refuse illegal steps as usual.
 
-    Taps and timeouts act for the seat whose turn it is, so a script reads like a game record
-    ("tap here, tap there, seat 2 resigns") without repeating who moves.
+    Cell actions and timeouts act for the seat whose turn it is, so a script reads like a game
+    record ("tap here, tap there, seat 2 resigns") without repeating who moves.
     """
     rules = rules_for(settings.variant)
     state = rules.new_game(settings)
@@ -125,9 +149,9 @@ def play_script(
     for step in steps:
         action, args = str(step[0]), step[1:]
         turn = -1 if state.turn is None else state.turn
-        if action == "tap":
+        if action in ("tap", "bomb", "guess", "reveal"):
             row, col = (int(x) for x in args)
-            state, move = rules.play(state, field, turn, "tap", row, col)
+            state, move = rules.play(state, field, turn, action, row, col)
         elif action == "resign":
             state, move = rules.eliminate(state, int(args[0]), "resign")
         else:

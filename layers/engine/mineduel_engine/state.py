@@ -1,35 +1,70 @@
-"""A game's state: public information only.
+"""A game's state: the public part, and a separate private part per seat.
 
-The state holds the public board, the seats' counters, whose turn it is and the result. It
-holds no hidden information at all, so it can be stored, cached and sent as it is; the rules
-take the field as a separate argument whenever a move needs it.
+The public part (board, seats' counters, turn, result) holds no hidden information at all, so
+it can be stored, cached and sent as it is; the rules take the field as a separate argument
+whenever a move needs it.
+
+Some variants give a seat knowledge the others lack: in windows-duel a seat knows where it
+guessed wrong (those cells hold no mine), and nobody else does until the game ends. That
+knowledge lives in ``GameState.private``, one ``SeatPrivate`` per seat, and is kept out of
+every public rendering by construction:
+
+- ``to_dict()`` (the snapshot to store and send) never contains it; ``private_dict(seat)``
+  gives one seat's part, to store beside the snapshot or send to that seat alone;
+- ``board()`` is the spectators' board; ``board(viewer)`` adds ``?`` on that viewer's own wrong
+  guesses only;
+- ``seen_by(seat)`` is the state as one seat knows it (the others' private parts emptied), which
+  is what a bot of that seat is handed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import MalformedRecord
 from .outcome import Result
-from .settings import SEAT_LETTERS, Settings
+from .settings import HIT_LETTERS, SEAT_LETTERS, Settings, make_options
 
 COVERED = "."
+WRONG_GUESS = "?"
+"""A viewer's own wrong guess (windows-duel), on that viewer's board only."""
+
+SHOWN_MINES = frozenset(SEAT_LETTERS + HIT_LETTERS)
+"""Board characters of a mine everybody sees: flagged or found (upper case) or hit (lower)."""
 
 
 @dataclass(frozen=True)
 class SeatState:
-    """One seat's public counters."""
+    """One seat's public counters.
+
+    ``mines``: mines flagged (mine-duel, mineseeker) or found by a right guess (windows-duel);
+    ``safe_taps``: taps (or windows-duel reveals) that opened safe ground; ``bomb_used``
+    (mineseeker) and ``score`` (windows-duel) are published only for the variants that have them.
+    """
 
     mines: int = 0
     safe_taps: int = 0
     out: bool = False
+    bomb_used: bool = False
+    score: int = 0
+
+
+@dataclass(frozen=True)
+class SeatPrivate:
+    """What one seat alone knows: the cells (indexes, in the order guessed) it guessed wrong."""
+
+    wrong_guesses: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class GameState:
-    """The public state of a running or finished game (immutable: rules return new states)."""
+    """The state of a running or finished game (immutable: rules return new states).
+
+    Everything but ``private`` is public; see the module docstring for how ``private`` is kept
+    out of public renderings.
+    """
 
     settings: Settings
     cells: tuple[str, ...]
@@ -38,6 +73,7 @@ class GameState:
     move_count: int = 0
     eliminated: tuple[int, ...] = ()
     result: Result | None = None
+    private: tuple[SeatPrivate, ...] = ()
 
     @classmethod
     def new(cls, settings: Settings) -> GameState:
@@ -47,6 +83,7 @@ class GameState:
             cells=(COVERED,) * settings.size,
             seats=tuple(SeatState() for _ in range(settings.seats)),
             turn=0,
+            private=tuple(SeatPrivate() for _ in range(settings.seats)),
         )
 
     @property
@@ -56,12 +93,13 @@ class GameState:
 
     @property
     def flagged(self) -> int:
-        """How many mines have been flagged, by anyone."""
-        return sum(seat.mines for seat in self.seats)
+        """How many mines everybody sees (flagged, found or hit), by anyone."""
+        cells = self.cells
+        return sum([cells.count(ch) for ch in SHOWN_MINES])
 
     @property
     def mines_left(self) -> int:
-        """Mines still covered."""
+        """Mines nobody sees yet (still covered)."""
         return self.settings.mines - self.flagged
 
     @property
@@ -69,57 +107,107 @@ class GameState:
         """Seats still in the game, in seat order."""
         return [i for i, seat in enumerate(self.seats) if not seat.out]
 
-    def board(self) -> list[str]:
-        """The api.md ``board``: ``height`` strings of ``width`` characters."""
+    def wrong_guesses(self, seat: int) -> tuple[int, ...]:
+        """Cells ``seat`` guessed wrong (private to it while the game runs)."""
+        return self.private[seat].wrong_guesses if seat < len(self.private) else ()
+
+    def board(self, viewer: int | None = None) -> list[str]:
+        """The api.md ``board`` as ``viewer`` sees it: ``height`` strings of ``width`` characters.
+
+        ``viewer`` None is a spectator (the public board); a seat also sees ``?`` on the cells it
+        guessed wrong that are still covered. Never another seat's private part.
+        """
+        cells = self.cells
+        if viewer is not None:
+            mine = self.wrong_guesses(viewer)
+            if mine:
+                marked = list(cells)
+                for cell in mine:
+                    if marked[cell] == COVERED:
+                        marked[cell] = WRONG_GUESS
+                cells = tuple(marked)
         w = self.settings.width
-        joined = "".join(self.cells)
+        joined = "".join(cells)
         return [joined[r * w : (r + 1) * w] for r in range(self.settings.height)]
+
+    def seen_by(self, seat: int | None) -> GameState:
+        """The state as ``seat`` knows it: every other seat's private part emptied.
+
+        ``None`` is a spectator: no private part at all.
+        """
+        blank = SeatPrivate()
+        private = tuple(p if i == seat else blank for i, p in enumerate(self.private))
+        return self if private == self.private else replace(self, private=private)
 
     def evolve(self, **changes: Any) -> GameState:
         """Return a copy with ``changes`` applied."""
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready snapshot (public, safe to store and send)."""
+        """A JSON-ready snapshot of the PUBLIC state (safe to store and send).
+
+        It never holds a seat's private part (see ``private_dict``). A variant's options and
+        extra seat counters appear only for the variants that have them, so a mine-duel
+        snapshot is exactly what it always was.
+        """
         s = self.settings
-        return {
+        extra = s.spec.seat_fields
+        snapshot: dict[str, Any] = {
             "variant": s.variant,
             "width": s.width,
             "height": s.height,
             "mines": s.mines,
-            "seats": [
-                {"mines": x.mines, "safe_taps": x.safe_taps, "out": x.out} for x in self.seats
-            ],
+            "seats": [_seat_dict(x, extra) for x in self.seats],
             "board": self.board(),
             "turn": self.turn,
             "move_count": self.move_count,
             "eliminated": list(self.eliminated),
             "result": self.result.to_dict() if self.result else None,
         }
+        if s.options:
+            snapshot["options"] = s.options_dict()
+        return snapshot
+
+    def private_dict(self, seat: int) -> dict[str, Any]:
+        """One seat's private part, JSON-ready: for that seat's eyes (and storage) only."""
+        w = self.settings.width
+        return {"wrong_guesses": [list(divmod(c, w)) for c in self.wrong_guesses(seat)]}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
-        """Rebuild a snapshot written by ``to_dict``."""
+    def from_dict(
+        cls, data: Mapping[str, Any], private: Sequence[Mapping[str, Any]] | None = None
+    ) -> GameState:
+        """Rebuild a snapshot written by ``to_dict``, with the seats' ``private_dict``s if kept.
+
+        Without ``private`` the seats' private parts are empty.
+        """
         try:
-            seats = tuple(
-                SeatState(int(x["mines"]), int(x["safe_taps"]), bool(x["out"]))
-                for x in data["seats"]
-            )
+            variant = data["variant"]
+            raw_seats = data["seats"]
             settings = Settings(
-                data["variant"],
+                variant,
                 int(data["width"]),
                 int(data["height"]),
                 int(data["mines"]),
-                len(seats),
+                len(raw_seats),
+                make_options(variant, data.get("options") or {}),
             )
+            extra = settings.spec.seat_fields
+            seats = tuple(_seat_from(x, extra) for x in raw_seats)
             cells = tuple("".join(data["board"]))
             if len(cells) != settings.size:
                 raise MalformedRecord("board does not match the settings")
-            allowed = set("012345678" + COVERED + SEAT_LETTERS[: settings.seats])
+            letters = SEAT_LETTERS[: settings.seats]
+            allowed = set("012345678" + COVERED + letters + settings.spec.board_chars)
             if not set(cells) <= allowed:
                 raise MalformedRecord("board holds an unknown character")
             result = Result.from_dict(data["result"]) if data.get("result") else None
             turn = data["turn"]
+            parts = tuple(
+                _private_from(part, settings) for part in (private or [{}] * settings.seats)
+            )
+            if len(parts) != settings.seats:
+                raise MalformedRecord("one private part per seat, or none at all")
             return cls(
                 settings=settings,
                 cells=cells,
@@ -128,6 +216,33 @@ class GameState:
                 move_count=int(data["move_count"]),
                 eliminated=tuple(int(x) for x in data.get("eliminated", ())),
                 result=result,
+                private=parts,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise MalformedRecord(f"game state snapshot is malformed: {exc}") from None
+
+
+def _seat_dict(seat: SeatState, extra: tuple[str, ...]) -> dict[str, Any]:
+    found: dict[str, Any] = {"mines": seat.mines, "safe_taps": seat.safe_taps, "out": seat.out}
+    for name in extra:
+        found[name] = getattr(seat, name)
+    return found
+
+
+def _seat_from(data: Mapping[str, Any], extra: tuple[str, ...]) -> SeatState:
+    return SeatState(
+        int(data["mines"]),
+        int(data["safe_taps"]),
+        bool(data["out"]),
+        bomb_used=bool(data["bomb_used"]) if "bomb_used" in extra else False,
+        score=int(data["score"]) if "score" in extra else 0,
+    )
+
+
+def _private_from(data: Mapping[str, Any], settings: Settings) -> SeatPrivate:
+    cells = []
+    for row, col in data.get("wrong_guesses", ()):
+        if not (0 <= int(row) < settings.height and 0 <= int(col) < settings.width):
+            raise MalformedRecord("a wrong guess lies outside the board")
+        cells.append(int(row) * settings.width + int(col))
+    return SeatPrivate(tuple(cells))

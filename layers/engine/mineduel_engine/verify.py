@@ -9,6 +9,11 @@ shape error is one more problem.
 A running game (``seed`` null, ``status`` ``waiting`` or ``active``) cannot be checked yet,
 because the seed is secret until the game ends: its verdict is ``checked=False, ok=False`` with no
 problems, which says "nothing to check yet" and not "something is wrong".
+
+Every variant's document carries ``options`` (the creation options) and ``seats`` (each seat's
+counters and place); both are checked against the replay. A mine-duel document may lack them
+(documents published before they were added, whose checks are otherwise complete); the other
+variants' documents need them, because an option decides which moves are legal.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ from .moves import Move
 from .outcome import Result
 from .replay import as_move, replay_move
 from .rules import RuleSet, rules_for
-from .settings import MAX_SIDE, Settings
-from .state import GameState
+from .settings import MAX_SIDE, Options, Settings, make_options, spec_of
+from .state import GameState, SeatState
 from .verify_text import cell_list, describe_cells, describe_flags, result_text
 from .verify_times import deadline_problems, deadline_s
 
@@ -97,6 +102,7 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
     state = _replay_log(doc, settings, field, report, replayed)
     if state is not None:
         _check_end(doc, state, report)
+        _check_seats(doc, state, report)
     _check_times(doc, replayed, report)
     return report.verdict()
 
@@ -121,11 +127,12 @@ def _read_settings(doc: Mapping[str, Any], report: _Report) -> Settings | None:
     try:
         rules_for(str(doc.get("variant")))
         width, height, mines = (_int(doc, key) for key in ("width", "height", "mines"))
-        settings = Settings(str(doc["variant"]), width, height, mines, seats)
+        options = _read_options(doc, str(doc["variant"]), report)
+        settings = Settings(str(doc["variant"]), width, height, mines, seats, options)
     except (EngineError, KeyError) as exc:
         report.problem(f"the game's settings are not playable: {_plain(exc)}")
         return None
-    standard = Settings.for_variant(settings.variant, seats)
+    standard = Settings.for_variant(settings.variant, seats, settings.options_dict())
     report.check(
         f"the settings are {settings.variant}'s own: {width}x{height}, {mines} mines, {seats} seats"
     )
@@ -135,6 +142,31 @@ def _read_settings(doc: Mapping[str, Any], report: _Report) -> Settings | None:
             f"{standard.mines} mines, not {width}x{height} with {mines}"
         )
     return settings
+
+
+def _read_options(doc: Mapping[str, Any], variant: str, report: _Report) -> Options:
+    """The document's creation options, checked; the defaults (after a problem) when unusable.
+
+    Going on with the defaults keeps every other check running; the problem is reported.
+    """
+    spec = spec_of(variant)
+    raw = doc.get("options")
+    if raw is None:
+        if spec.options:
+            report.problem(
+                f"the game's options are not published ({variant} has "
+                f"{', '.join(o.name for o in spec.options)}); the defaults were assumed"
+            )
+        return make_options(variant)
+    report.check(f"the options {raw!r} are {variant}'s own, with values of the right type")
+    if not isinstance(raw, Mapping):
+        report.problem(f"the options must be an object, not {raw!r}")
+        return make_options(variant)
+    try:
+        return make_options(variant, raw)
+    except EngineError as exc:
+        report.problem(f"the game's options are not valid: {_plain(exc)}")
+        return make_options(variant)
 
 
 def _int(doc: Mapping[str, Any], key: str) -> int:
@@ -253,8 +285,9 @@ def _replay_log(
     state = rules.new_game(settings)
     report.check(
         f"all {len(records)} moves, replayed on that field, were each made by the seat whose "
-        "turn it was, on a covered cell, with exactly the logged result, opened cells, numbers "
-        "and flags"
+        "turn it was, were legal (a covered cell; in mineseeker one bomb a seat, under the "
+        "game's options), and had exactly the logged result, opened cells, numbers and flags "
+        "(in windows-duel also points and auto-opened cells; every wrong guess's cell shown)"
     )
     for index, record in enumerate(records):
         label = f"move {index + 1}"
@@ -269,6 +302,12 @@ def _replay_log(
             report.problem(
                 f"the rules end the game at move {index} ({_reason(state)}), but the log goes "
                 f"on for {len(records) - index} more moves"
+            )
+            return None
+        if move.is_private and (move.row is None or move.col is None):
+            report.problem(
+                f"{label} is a wrong guess whose cell is not published (a finished game shows "
+                "every move's cell); later moves were not checked"
             )
             return None
         stepped = _step(rules, state, field, move, label, report)
@@ -306,15 +345,28 @@ def _compare(logged: Move, actual: Move, label: str, report: _Report) -> None:
     if logged == actual:
         return
     if logged.result != actual.result:
-        report.problem(
-            f"{label} at {cell_list([(logged.row, logged.col)])} is logged as "
-            f"{logged.result!r}, but the cell is {'a mine' if actual.result == 'mine' else 'safe'}"
-        )
+        at = cell_list([(logged.row, logged.col)])
+        if actual.action in ("tap", "reveal"):
+            truth = "a mine" if actual.result == "mine" else "safe"
+            report.problem(
+                f"{label} at {at} is logged as {logged.result!r}, but the cell is {truth}"
+            )
+        else:
+            report.problem(
+                f"{label} ({actual.action} at {at}) is logged as {logged.result!r}, but the rules "
+                f"give {actual.result!r}"
+            )
     report.problems.extend(
         f"{label} {text}" for text in describe_cells(logged.opened, actual.opened)
     )
     report.problems.extend(
         f"{label} {text}" for text in describe_flags(logged.flagged, actual.flagged)
+    )
+    if logged.points != actual.points:
+        report.problem(f"{label} logs {logged.points!r} points, but the rules give {actual.points}")
+    report.problems.extend(
+        f"{label} {text}"
+        for text in describe_cells(logged.auto_opened, actual.auto_opened, "auto-opened")
     )
 
 
@@ -346,6 +398,50 @@ def _check_end(doc: Mapping[str, Any], state: GameState, report: _Report) -> Non
         )
 
 
+SEAT_KEYS = ("mines", "safe_taps", "out")
+
+
+def _check_seats(doc: Mapping[str, Any], state: GameState, report: _Report) -> None:
+    """The declared seats (counters, places, client seeds) must be what the replay gives."""
+    raw = doc.get("seats")
+    variant = state.settings.variant
+    if raw is None:
+        if state.settings.spec.seat_fields or state.settings.options:
+            report.problem(f"the seats are not published ({variant} documents carry them)")
+        return  # a mine-duel document from before seats were published
+    extra = state.settings.spec.seat_fields
+    keys = ", ".join(k.replace("_", " ") for k in (*SEAT_KEYS, *extra, "place"))
+    report.check(f"every seat's declared {keys} are the ones the rules give")
+    if not isinstance(raw, list) or len(raw) != len(state.seats):
+        report.problem(f"the seats must be a list of {len(state.seats)} objects, one per seat")
+        return
+    places = state.result.places if state.result else (None,) * len(state.seats)
+    seeds = doc.get("client_seeds")
+    for i, (declared, actual) in enumerate(zip(raw, state.seats, strict=True)):
+        if not isinstance(declared, Mapping):
+            report.problem(f"seat {i} is not an object")
+            continue
+        wanted = _seat_facts(actual, extra, places[i])
+        if declared.get("seat", i) != i:
+            report.problem(f"seat {i} is numbered {declared.get('seat')!r}")
+        for key, value in wanted.items():
+            got = declared.get(key)
+            if got != value or type(got) is not type(value):
+                name = key.replace("_", " ")
+                report.problem(
+                    f"seat {i}'s {name} is declared {got!r}, but the rules give {value!r}"
+                )
+        seed = declared.get("client_seed", seeds[i]) if isinstance(seeds, list) else None
+        if isinstance(seeds, list) and i < len(seeds) and seed != seeds[i]:
+            report.problem(f"seat {i}'s client seed differs from client_seeds[{i}]")
+
+
+def _seat_facts(seat: SeatState, extra: Sequence[str], place: int | None) -> dict[str, Any]:
+    facts: dict[str, Any] = {key: getattr(seat, key) for key in (*SEAT_KEYS, *extra)}
+    facts["place"] = place
+    return facts
+
+
 def _check_times(doc: Mapping[str, Any], done: _Replayed, report: _Report) -> None:
     """The optional deadline check (``verify_times``), when the document has what it needs."""
     limit = deadline_s(doc)
@@ -356,7 +452,7 @@ def _check_times(doc: Mapping[str, Any], done: _Replayed, report: _Report) -> No
     if problems is None:
         return
     report.check(
-        f"by the move times, every tap came within its turn's {limit} s deadline and every "
+        f"by the move times, every move came within its turn's {limit} s deadline and every "
         "timeout after it"
     )
     report.problems.extend(problems)
@@ -382,13 +478,21 @@ def build_document(
     result: Result | None,
     field: Field | None = None,
     move_deadline_s: int | None = None,
+    state: GameState | None = None,
+    seat_details: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The api.md Verification document of a game, with the verdict ``verify_document`` gives.
 
     Hidden information never leaks through it: unless ``status`` is ``finished``, the seed and
-    the field are left out (null) whatever the caller passes. Move dicts keep any extra keys
+    the field are left out (null) whatever the caller passes, and every wrong guess shows no cell
+    (``Move.to_dict``; dict moves are masked the same way). Move dicts keep any extra keys
     (``at``) the caller put in. A finished game's field is derived from the seed unless given.
     With ``move_deadline_s`` (and ``at`` on every move) the verdict also checks the move times.
+
+    ``seats`` come from ``state`` (the game's state after the last move) or, for a finished game
+    without it, from replaying the moves; ``seat_details`` (one object a seat, e.g. the
+    service's ``player_id``, ``name``, ``kind``) are merged into them. A running game without
+    ``state`` has ``seats`` null.
     """
     finished = status == "finished"
     published_seed = seed if finished else None
@@ -404,6 +508,8 @@ def build_document(
                 settings.mines,
             )
         rows = field.to_strings()
+    if state is None and finished and field is not None:
+        state = _replayed_state(settings, field, moves)
     doc: dict[str, Any] = {
         "game_id": game_id,
         "protocol": PROTOCOL,
@@ -412,14 +518,61 @@ def build_document(
         "width": settings.width,
         "height": settings.height,
         "mines": settings.mines,
+        "options": settings.options_dict(),
         "commitment": commitment,
         "seed": published_seed.hex() if published_seed is not None else None,
         "client_seeds": list(client_seeds),
         "field": rows,
-        "moves": [m.to_dict() if isinstance(m, Move) else dict(m) for m in moves],
+        "seats": _seats_of(state, client_seeds, seat_details),
+        "moves": [_published(m, finished) for m in moves],
         "result": result.to_dict() if result is not None else None,
     }
     if move_deadline_s is not None:
         doc["move_deadline_s"] = move_deadline_s
     doc["verdict"] = verify_document(doc).to_dict()
     return doc
+
+
+def _published(move: Move | Mapping[str, Any], finished: bool) -> dict[str, Any]:
+    """A move as the document shows it: whole once finished, wrong guesses masked before."""
+    if isinstance(move, Move):
+        return move.to_record() if finished else move.to_dict()
+    record = dict(move)
+    if not finished and record.get("action") == "guess" and record.get("result") == "miss":
+        record["row"] = record["col"] = None
+    return record
+
+
+def _replayed_state(
+    settings: Settings, field: Field, moves: Sequence[Move | Mapping[str, Any]]
+) -> GameState | None:
+    """The state after the moves, or None when they do not replay (the verdict says why)."""
+    rules = rules_for(settings.variant)
+    state = rules.new_game(settings)
+    try:
+        for record in moves:
+            state, _ = replay_move(rules, state, field, as_move(record))
+    except EngineError:
+        return None
+    return state
+
+
+def _seats_of(
+    state: GameState | None,
+    client_seeds: Sequence[str],
+    details: Sequence[Mapping[str, Any]] | None,
+) -> list[dict[str, Any]] | None:
+    """api.md's seats (public counters and places), with the caller's details merged in."""
+    if state is None:
+        return None
+    extra = state.settings.spec.seat_fields
+    places = state.result.places if state.result else None
+    seats: list[dict[str, Any]] = []
+    for i, seat in enumerate(state.seats):
+        entry: dict[str, Any] = {"seat": i}
+        if details is not None and i < len(details):
+            entry.update(details[i])
+        entry.update(_seat_facts(seat, extra, places[i] if places else None))
+        entry["client_seed"] = client_seeds[i] if i < len(client_seeds) else ""
+        seats.append(entry)
+    return seats

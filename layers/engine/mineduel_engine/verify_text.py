@@ -21,9 +21,12 @@ def cell_list(cells: Iterable[tuple[object, ...]]) -> str:
 
 
 def describe_cells(
-    logged: Sequence[tuple[int, int, int]], actual: Sequence[tuple[int, int, int]]
+    logged: Sequence[tuple[int, int, int]],
+    actual: Sequence[tuple[int, int, int]],
+    what: str = "opened",
 ) -> list[str]:
-    """How a move's logged ``opened`` list differs from the one the rules give."""
+    """How a move's logged ``opened`` (or ``what``: ``auto-opened``) list differs from the
+    one the rules give."""
     if tuple(logged) == tuple(actual):
         return []
     want = {(r, c): n for r, c, n in actual}
@@ -32,16 +35,17 @@ def describe_cells(
     missing = sorted(want.keys() - got.keys())
     extra = sorted(got.keys() - want.keys())
     wrong = sorted(cell for cell in want.keys() & got.keys() if want[cell] != got[cell])
+    verb = "opened" if what == "opened" else f"{what}"
     if missing:
-        problems.append(f"should also have opened {cell_list(missing)}")
+        problems.append(f"should also have {verb} {cell_list(missing)}")
     if extra:
-        problems.append(f"lists as opened {cell_list(extra)}, which the rules do not open")
+        problems.append(f"lists as {what} {cell_list(extra)}, which the rules do not open")
     for row, col in wrong[:SHOWN]:
         problems.append(f"shows ({row}, {col}) as {got[(row, col)]}, but it is {want[(row, col)]}")
     if len(wrong) > SHOWN:
         problems.append(f"shows {len(wrong) - SHOWN} more cells with a wrong number")
     if not problems:
-        problems.append("lists its opened cells out of (row, col) order or more than once")
+        problems.append(f"lists its {what} cells out of (row, col) order or more than once")
     return problems
 
 

@@ -4,14 +4,16 @@ The verifier cannot read the server's clock, so times prove less than the field 
 do; still, when every move carries its ``at`` time and the document its ``move_deadline_s``,
 two things can be checked from the log alone (rules.md, "Move deadline"):
 
-- a tap was committed before its turn's deadline (turn start + ``move_deadline_s``);
+- a move on the board (tap, bomb, guess, reveal) was committed before its turn's deadline
+  (turn start + ``move_deadline_s``);
 - a timeout came no earlier than that deadline.
 
-A turn starts with the move that handed it over: any tap (a mine gives the same seat a new
-turn), or a resignation or timeout of the seat to move. A resignation by another seat does not
-restart the clock. The first move's turn starts when the game became active, which the
-document does not say, so the first move is not checked. Times are compared in whole seconds
-(the API's ISO-8601 times may be truncated to seconds), allowing one second for truncation.
+A turn starts with the move that handed it over: any move on the board (a mine-duel mine
+gives the same seat a new turn), or a resignation or timeout of the seat to move. A
+resignation by another seat does not restart the clock. The first move's turn starts when the
+game became active, which the document does not say, so the first move is not checked. Times
+are compared in whole seconds (the API's ISO-8601 times may be truncated to seconds), allowing
+one second for truncation.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def deadline_problems(
             problems.append(f"move {index + 1} is dated before move {index}")
         if turn_start is not None:
             waited = (at - turn_start).total_seconds()
-            if move.action == "tap" and waited > limit_s + TRUNCATION_S:
+            if not move.is_elimination and waited > limit_s + TRUNCATION_S:
                 problems.append(
                     f"move {index + 1} came {waited:.0f} s into its turn, after the "
                     f"{limit_s} s deadline"

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from mineduel_engine import GameState, Move
-from mineduel_engine.bot import choose_move
+from mineduel_engine.bot import choose_action
 
-PlayTap = Callable[[GameState, int, int, int], tuple[GameState, Move]]
+Play = Callable[[GameState, int, str, int, int], tuple[GameState, Move]]
+"""Plays ``(state, seat, action, row, col)`` with the game's field and rules."""
 
 
 def bot_to_move(state: GameState, kinds: Sequence[str]) -> int | None:
@@ -26,17 +27,19 @@ def bot_replies(
     kinds: Sequence[str],
     commitment: str,
     level: str,
-    play: PlayTap,
+    play: Play,
     limit: int,
 ) -> tuple[GameState, list[Move]]:
     """Let bots move until a human is to move, the game ends or ``limit`` moves are made."""
     moves: list[Move] = []
-    # Every tap opens or flags at least one cell, so the loop ends within the board's size.
-    for _ in range(min(limit, state.settings.size)):
+    # A bot's move opens or shows at least one cell, or is a windows-duel wrong guess, which a
+    # bot never repeats (it knows that cell is safe): so bots alone end within this many moves.
+    bound = (state.settings.seats + 1) * state.settings.size
+    for _ in range(min(limit, bound)):
         seat = bot_to_move(state, kinds)
         if seat is None:
             break
-        row, col = choose_move(state, commitment, level)
-        state, move = play(state, seat, row, col)
+        chosen = choose_action(state, commitment, level)
+        state, move = play(state, seat, chosen.action, chosen.row, chosen.col)
         moves.append(move)
     return state, moves

@@ -65,8 +65,10 @@ def conclude(
         field_ = field or field_for(record, record.seats, seed)
         rules = rules_for(record.settings.variant)
 
-        def play(s: GameState, seat: int, row: int, col: int) -> tuple[GameState, Move]:
-            return rules.play(s, field_, seat, "tap", row, col)
+        def play(
+            s: GameState, seat: int, action: str, row: int, col: int
+        ) -> tuple[GameState, Move]:
+            return rules.play(s, field_, seat, action, row, col)
 
         state, replies = bot_replies(
             state,

@@ -45,6 +45,53 @@ def _first_ending(prefix: str, seats: int, reason: str) -> SampleGame:
     raise RuntimeError(f"no {seats}-seat sample ends by {reason}")
 
 
+def _first_sample(prefix: str, wanted: Callable[[SampleGame], bool], **kwargs: Any) -> SampleGame:
+    """The first sample game under ``prefix-k`` that has what the golden file is for."""
+    for k in range(200):
+        game = play_sample(f"{prefix}-{k}", **kwargs)
+        if wanted(game):
+            return game
+    raise RuntimeError(f"no sample under {prefix} fits")
+
+
+def _both_bombed(game: SampleGame) -> bool:
+    return {m.seat for m in game.moves if m.action == "bomb"} == {0, 1}
+
+
+def _guessed_and_hit(game: SampleGame) -> bool:
+    results = [(m.action, m.result) for m in game.moves]
+    return (
+        results.count(("guess", "miss")) >= 3
+        and ("reveal", "mine") in results
+        and any(m.auto_opened for m in game.moves)
+    )
+
+
+def variant_games() -> dict[str, SampleGame]:
+    """The golden games of mineseeker and windows-duel."""
+    return {
+        "mineseeker-bombs": _first_sample(
+            "golden-ms", _both_bombed, variant="mineseeker", client_seeds=["ann", ""]
+        ),
+        "mineseeker-behind-resign": _first_sample(
+            "golden-msb",
+            lambda g: any(m.action == "bomb" for m in g.moves),
+            variant="mineseeker",
+            options={"bomb_when_behind": True},
+            exits=_out_at({70: "resign"}),
+        ),
+        "windows-duel-field-done": _first_sample(
+            "golden-wd", _guessed_and_hit, variant="windows-duel", client_seeds=["", "bo"]
+        ),
+        "windows-duel-timeout": _first_sample(
+            "golden-wdt",
+            lambda g: any(m.result == "miss" for m in g.moves),
+            variant="windows-duel",
+            exits=_out_at({12: "timeout"}),
+        ),
+    }
+
+
 def games() -> dict[str, SampleGame]:
     """The golden games, by file name."""
     return {
@@ -60,13 +107,14 @@ def games() -> dict[str, SampleGame]:
         "four-seats-resign-then-reach": play_sample(
             "golden-4", 4, client_seeds=["", "bob", "", "dee"], exits=_out_at({12: "resign"})
         ),
+        **variant_games(),
     }
 
 
 def document(game: SampleGame) -> dict[str, Any]:
     """The game's Verification document, with the fields the service adds."""
     moves = [
-        {**move.to_dict(), "at": at} for move, at in zip(game.moves, _times(game), strict=True)
+        {**move.to_record(), "at": at} for move, at in zip(game.moves, _times(game), strict=True)
     ]
     return game.document(moves, move_deadline_s=DEADLINE_S)
 

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..geometry import neighbours
-from ..settings import SEAT_LETTERS
-from ..state import COVERED, GameState
+from ..settings import HIT_LETTERS, SEAT_LETTERS
+from ..state import COVERED, WRONG_GUESS, GameState
 
-FLAG_CHARS = frozenset(SEAT_LETTERS)
+FLAG_CHARS = frozenset(SEAT_LETTERS + HIT_LETTERS)
+"""Known mines: flagged or found (upper case) or hit (windows-duel, lower case)."""
 NUMBER_CHARS = frozenset("012345678")
 
 
@@ -23,12 +24,15 @@ class Position:
 
     ``cells`` holds one api.md character per cell in index order. ``mines`` is the total mine
     count of the game; flagged cells are known mines, so ``mines_left`` are still covered.
+    ``safe`` are covered cells the seat knows to be safe although the board does not show it
+    (its own wrong guesses in windows-duel): empty for everything public.
     """
 
     width: int
     height: int
     mines: int
     cells: tuple[str, ...]
+    safe: frozenset[int] = frozenset()
     table: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     flagged: int = field(init=False, repr=False, compare=False)
     """Known mines (flagged by any seat): counted once, every count of the board reads it."""
@@ -39,24 +43,43 @@ class Position:
         allowed = NUMBER_CHARS | FLAG_CHARS | {COVERED}
         if not set(self.cells) <= allowed:
             raise ValueError("the board holds an unknown character")
-        flagged = sum(self.cells.count(letter) for letter in SEAT_LETTERS)
+        flagged = sum(self.cells.count(letter) for letter in FLAG_CHARS)
         object.__setattr__(self, "flagged", flagged)
+        if any(not 0 <= c < len(self.cells) or self.cells[c] != COVERED for c in self.safe):
+            raise ValueError("a cell known to be safe must be covered")
         if not 0 <= self.mines_left <= self.cells.count(COVERED):
             raise ValueError("the mine count does not fit the board")
         object.__setattr__(self, "table", neighbours(self.width, self.height))
 
     @classmethod
     def from_board(cls, width: int, height: int, mines: int, board: Sequence[str]) -> Position:
-        """Read api.md ``board`` rows (``height`` strings of ``width`` characters)."""
+        """Read api.md ``board`` rows (``height`` strings of ``width`` characters).
+
+        A ``?`` (a seat's own wrong guess, on its own board) is a covered cell known safe.
+        """
         if len(board) != height or any(len(row) != width for row in board):
             raise ValueError(f"the board is not {height} rows of {width} characters")
-        return cls(width, height, mines, tuple("".join(board)))
+        joined = "".join(board)
+        safe = frozenset(i for i, ch in enumerate(joined) if ch == WRONG_GUESS)
+        return cls(width, height, mines, tuple(joined.replace(WRONG_GUESS, COVERED)), safe)
 
     @classmethod
-    def from_state(cls, state: GameState) -> Position:
-        """The public position of a game."""
+    def from_state(cls, state: GameState, seat: int | None = None) -> Position:
+        """The position of a game as ``seat`` sees it (None: the public position).
+
+        A seat's own wrong guesses still covered are known safe to it, and to nobody else.
+        """
         s = state.settings
-        return cls(s.width, s.height, s.mines, state.cells)
+        safe: frozenset[int] = frozenset()
+        if seat is not None:
+            safe = frozenset(c for c in state.wrong_guesses(seat) if state.cells[c] == COVERED)
+        return cls(s.width, s.height, s.mines, state.cells, safe)
+
+    def public(self) -> Position:
+        """The same board without the seat's private knowledge (``safe`` emptied)."""
+        if not self.safe:
+            return self
+        return Position(self.width, self.height, self.mines, self.cells)
 
     @property
     def covered(self) -> list[int]:

@@ -126,7 +126,7 @@ def deduce(position: Position) -> Deduction:
     sets: list[set[int]] = []
     needs: list[int] = []
     mines: set[int] = set()
-    safe: set[int] = set()
+    safe: set[int] = set(position.safe)  # covered cells the seat knows are safe
     for cell in compress(spots, map(NUMBERS.__contains__, cells)):
         around = table[cell]
         hidden = covered.intersection(around)
@@ -956,7 +956,8 @@ def reveal(position: Position, cell: int, number: int) -> Position:
     """The position after covered ``cell`` opens showing ``number`` (no flood fill)."""
     cells = list(position.cells)
     cells[cell] = str(number)
-    return Position(position.width, position.height, position.mines, tuple(cells))
+    safe = position.safe - {cell}
+    return Position(position.width, position.height, position.mines, tuple(cells), safe)
 
 
 def outcomes(
