@@ -16,7 +16,7 @@ app = http.new_app()
 )
 def get_game(game_id: str) -> Response[GameOut | None]:
     """200 with the public view (one read, no KMS); 304 when ``If-None-Match`` still holds."""
-    body = games.get_game(game_id)
+    body = games.get_game(game_id, http.token(app))
     tag = views.etag(body)
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
     if http.etag_matches(http.header(app, "If-None-Match"), tag):

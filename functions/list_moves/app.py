@@ -21,7 +21,7 @@ def list_moves(
     game_id: str, after: Annotated[int, Query(ge=0, le=100_000)] = 0
 ) -> Response[MovesOut]:
     """200 with the moves numbered above ``after``."""
-    return http.json_response(200, games.list_moves(game_id, after))
+    return http.json_response(200, games.list_moves(game_id, after, http.token(app)))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -32,7 +32,7 @@ from .observability import count
 from .reads import existing, plausible_id
 from .records import GameRecord
 from .turns import conclude, field_for, store_outcome, time_out
-from .views import game_view
+from .views import game_view, moves_view
 
 IDEMPOTENCY_KEY_MAX = 255
 
@@ -73,7 +73,7 @@ def commit_move(
     seat = seat_of(record, cred, now)
     wanted = fingerprint(game_id, request)
     if previous is not None:
-        return _replay(previous, wanted, record)
+        return _replay(previous, wanted, record, seat)
     if record.status != "active":
         raise conflict("game-not-active", f"The game is {record.status}; no move can be played.")
     idempotency = _idempotency(cred, key_hash, wanted, now)
@@ -82,12 +82,13 @@ def commit_move(
     _check_commit(record, seat, request)
     seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
     after, moves = _play(record, seat, request, now, seed)
-    answer = {"game": game_view(after), "moves": moves}
+    finished = after.status == "finished"
+    answer = {"game": game_view(after, seat), "moves": moves_view(moves, seat, finished)}
     written = idempotency(moves[0]["n"], moves[-1]["n"])
     try:
         store_outcome(record, after, moves, now, seed, written)
     except store.WriteConflict:
-        return _lost_race(game_id, cred, key_hash, wanted)
+        return _lost_race(game_id, cred, key_hash, wanted, seat)
     count("MovesCommitted", len(moves))
     return answer
 
@@ -185,9 +186,12 @@ def _play(
     return conclude(played, state, [move], now, seed, field)
 
 
-def _replay(previous: store.IdempotencyRecord, wanted: str, record: GameRecord) -> dict[str, Any]:
-    """What the first request with this key did, answered again: the moves it played (from
-    the log) with the game as it stands now, or its refusal raised again."""
+def _replay(
+    previous: store.IdempotencyRecord, wanted: str, record: GameRecord, seat: int
+) -> dict[str, Any]:
+    """What the first request with this key did, answered again as the caller (``seat``) may
+    see it: the moves it played (from the log) with the game as it stands now, or its refusal
+    raised again."""
     if previous.fingerprint != wanted:
         raise invalid(
             "idempotency-key-reused",
@@ -196,14 +200,15 @@ def _replay(previous: store.IdempotencyRecord, wanted: str, record: GameRecord) 
     if previous.status >= 400:
         raise ApiError(previous.status, str(previous.code), str(previous.message))
     moves = store.list_moves(record.game_id, previous.first_move - 1, previous.last_move)
-    return {"game": game_view(record), "moves": moves}
+    finished = record.status == "finished"
+    return {"game": game_view(record, seat), "moves": moves_view(moves, seat, finished)}
 
 
 def _lost_race(
-    game_id: str, cred: auth.Credential, key_hash: str | None, wanted: str
+    game_id: str, cred: auth.Credential, key_hash: str | None, wanted: str, seat: int
 ) -> dict[str, Any]:
     if key_hash is not None:
         previous = store.get_idempotency_record(cred.player_id, key_hash)
         if previous is not None:
-            return _replay(previous, wanted, existing(game_id))
+            return _replay(previous, wanted, existing(game_id), seat)
     raise conflict("move-conflict", "Another move landed first: reload the game and try again.")

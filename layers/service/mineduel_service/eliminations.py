@@ -55,7 +55,7 @@ def resign(token: str | None, game_id: str) -> dict[str, Any]:
         final, _ = store_outcome(record, after, moves, now, seed)
     except store.WriteConflict:
         raise conflict("move-conflict", "The game changed at the same moment; try again.") from None
-    return game_view(final)
+    return game_view(final, seat)
 
 
 def claim_timeout(token: str | None, game_id: str) -> dict[str, Any]:
@@ -63,7 +63,7 @@ def claim_timeout(token: str | None, game_id: str) -> dict[str, Any]:
     cred = credential(token)
     now = clock.now()
     record = existing(game_id)
-    seat_of(record, cred, now)
+    seat = seat_of(record, cred, now)
     if record.status != "active":
         raise conflict("game-not-active", f"The game is {record.status}; no deadline is running.")
     if not overdue(record, now):
@@ -71,7 +71,7 @@ def claim_timeout(token: str | None, game_id: str) -> dict[str, Any]:
             "deadline-not-passed",
             f"Seat {record.state.turn} has until {record.deadline} to move.",
         )
-    return game_view(record_timeout(record, now))
+    return game_view(record_timeout(record, now), seat)
 
 
 def record_timeout(record: GameRecord, now: datetime) -> GameRecord:

@@ -13,7 +13,7 @@ from typing import Any
 
 from . import auth, clock, store
 from .config import get_config
-from .errors import forbidden, unauthorized
+from .errors import ApiError, forbidden, unauthorized
 from .observability import count
 from .records import GameRecord
 
@@ -56,6 +56,21 @@ def seat_of(record: GameRecord, cred: auth.Credential, now: datetime) -> int:
                 raise unauthorized("The guest token has expired; get a new one.")
         return index
     raise forbidden("not-your-seat", "You do not hold a seat in this game.")
+
+
+def viewer_of(record: GameRecord, token: str | None, now: datetime) -> int | None:
+    """The seat a read's caller holds in the game (it sees its own private part), or None for
+    anybody else: no token, or a caller without a seat here. A token that is not valid is 401,
+    as anywhere."""
+    if token is None:
+        return None
+    cred = auth.credential(token)
+    try:
+        return seat_of(record, cred, now)
+    except ApiError as exc:
+        if exc.status == 403:
+            return None
+        raise
 
 
 def credential(token: str | None) -> auth.Credential:

@@ -52,7 +52,7 @@ def display_name(caller: auth.Caller) -> str:
 def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]:
     """A new game: seat 0 is the caller, bots fill the last seats, the others are open."""
     caller = authenticate(token)
-    settings = Settings.for_variant(request.variant, seats=request.seats)
+    settings = Settings.for_variant(request.variant, seats=request.seats, options=_options(request))
     _check_create(caller, request)
     invitees = _invitees(caller, request.invite)
     creator = _seat_for(caller, display_name(caller))
@@ -62,7 +62,16 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
     follow_schedule(None, record)
     count("GamesCreated")
     logger.info("game created", extra={"game_id": record.game_id, "seats": request.seats})
-    return game_view(record)
+    return game_view(record, 0)
+
+
+def _options(request: CreateGameRequest) -> dict[str, Any]:
+    """The creation options: the ``options`` object, and the options api.md also takes at the
+    top level (``bomb_when_behind``); the engine refuses any the variant does not have."""
+    options: dict[str, Any] = dict(request.options or {})
+    if request.bomb_when_behind is not None:
+        options["bomb_when_behind"] = request.bomb_when_behind
+    return options
 
 
 def new_game(
@@ -196,8 +205,9 @@ def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str
     name: str | None = None
     for _ in range(ATTEMPTS):
         record = existing(game_id)
-        if any(seat.player_id == caller.player_id for seat in record.seats):
-            return game_view(record)
+        held = [i for i, seat in enumerate(record.seats) if seat.player_id == caller.player_id]
+        if held:
+            return game_view(record, held[0])
         if record.status != "waiting":
             raise conflict(
                 "game-not-waiting", f"The game is {record.status}; its seats are no longer open."
@@ -220,7 +230,7 @@ def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str
         except store.WriteConflict:
             continue
         follow_schedule(record, after)
-        return game_view(after)
+        return game_view(after, index)
     raise conflict("join-conflict", "Others joined at the same moment; try again.")
 
 
@@ -270,4 +280,5 @@ def rematch(token: str | None, game_id: str) -> dict[str, Any]:
     writes.persist(record, None)
     follow_schedule(None, record)
     count("GamesCreated")
-    return game_view(record)
+    mine = next(i for i, seat in enumerate(record.seats) if seat.player_id == caller.player_id)
+    return game_view(record, mine)

@@ -17,7 +17,15 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mineduel_engine.bot import BOT_LEVELS
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    RootModel,
+    model_serializer,
+    model_validator,
+)
 
 CLIENT_SEED = r"^[A-Za-z0-9._~-]{0,64}$"
 SeatKind = Literal["account", "guest", "bot", "open"]
@@ -49,7 +57,12 @@ class _Response(BaseModel):
 class CreateGameRequest(_Request):
     """``POST /v1/games``: every field optional, with these defaults."""
 
-    variant: str = Field(default="mine-duel", min_length=1, max_length=32)
+    variant: str = Field(
+        default="mine-duel",
+        min_length=1,
+        max_length=32,
+        json_schema_extra={"enum": ["mine-duel", "mineseeker", "windows-duel"]},
+    )
     seats: WholeNumber = Field(default=2, ge=2, le=4)
     bots: WholeNumber = Field(default=1, ge=0, le=3)
     bot_level: str = Field(
@@ -58,6 +71,16 @@ class CreateGameRequest(_Request):
     move_deadline_s: WholeNumber = Field(default=86400, ge=60, le=604800)
     rated: bool = False
     invite: list[str] = Field(default_factory=list, max_length=3)
+    options: dict[str, bool] | None = Field(
+        default=None,
+        max_length=8,
+        description="The variant's creation options, e.g. mineseeker's "
+        '{"bomb_when_behind": true}; an option the variant does not have is 422 bad-option.',
+    )
+    bomb_when_behind: bool | None = Field(
+        default=None,
+        description="mineseeker: the bomb only for a seat with fewer mines (default false).",
+    )
 
 
 class JoinRequest(_Request):
@@ -146,6 +169,8 @@ class SeatOut(_Response):
     place: int | None
     rating_before: int | None = None
     rating_after: int | None = None
+    bomb_used: bool | None = Field(default=None, description="mineseeker: the bomb is spent")
+    score: int | None = Field(default=None, description="windows-duel: the seat's points")
 
 
 class TurnOut(_Response):
@@ -184,20 +209,41 @@ class GameOut(_Response):
     seed: str | None
     result: ResultOut | None
     bot_level: str | None = None
+    options: dict[str, bool] = Field(
+        default_factory=dict, description="The variant's creation options (empty for mine-duel)"
+    )
 
 
 class MoveOut(_Response):
-    """One move of the log."""
+    """One move of the log. While a windows-duel game runs, a wrong guess (``guess``, result
+    ``miss``) shows its cell (``row``, ``col``) only to the seat that made it."""
 
     n: int
     seat: int
-    action: Literal["tap", "resign", "timeout"]
+    action: Literal["tap", "bomb", "guess", "reveal", "resign", "timeout"]
     row: int | None
     col: int | None
-    result: Literal["mine", "safe"] | None
+    result: Literal["mine", "safe", "bomb", "miss"] | None
     opened: list[list[int]]
     flagged: list[list[int]]
+    points: int | None = Field(
+        default=None, description="windows-duel: +5, -2, -5 or 0 for the seat that moved"
+    )
+    auto_opened: list[list[int]] | None = Field(
+        default=None,
+        description="windows-duel: [row, col, number] of every cell auto-reveal opened after it",
+    )
     at: str
+
+    @model_serializer(mode="wrap")
+    def _variant_fields_only_where_they_exist(self, handler: Any) -> Any:
+        """``points`` and ``auto_opened`` appear only on the moves of the variant that has them
+        (as in the log and the Verification document), never as nulls on the others."""
+        data = handler(self)
+        for name in ("points", "auto_opened"):
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
 
 
 class CommitOut(_Response):

@@ -20,9 +20,10 @@ from . import aws, clock, store
 from .config import get_config
 from .deadlines import overdue
 from .errors import not_found
+from .identity import viewer_of
 from .observability import count, logger
 from .records import GameRecord
-from .views import game_view
+from .views import game_view, moves_view
 
 
 def existing(game_id: str) -> GameRecord:
@@ -73,17 +74,21 @@ def request_expiry(record: GameRecord) -> bool:
     return True
 
 
-def get_game(game_id: str) -> dict[str, Any]:
-    """The public view of a game: one read, no KMS."""
-    return game_view(current(game_id))
+def get_game(game_id: str, token: str | None = None) -> dict[str, Any]:
+    """The game as the caller may see it (a seat also sees its own private part): one read,
+    no KMS."""
+    record = current(game_id)
+    return game_view(record, viewer_of(record, token, clock.now()))
 
 
-def list_moves(game_id: str, after: int) -> dict[str, Any]:
-    """The moves numbered above ``after``, oldest first."""
+def list_moves(game_id: str, after: int, token: str | None = None) -> dict[str, Any]:
+    """The moves numbered above ``after``, oldest first, as the caller may see them."""
     if not plausible_id(game_id):
         raise not_found()
     record = current(game_id)
-    return {"moves": store.list_moves(record.game_id, after)}
+    viewer = viewer_of(record, token, clock.now())
+    moves = store.list_moves(record.game_id, after)
+    return {"moves": moves_view(moves, viewer, record.status == "finished")}
 
 
 def verification(game_id: str) -> dict[str, Any]:
@@ -100,6 +105,11 @@ def verification(game_id: str) -> dict[str, Any]:
         status=record.status,
         seed=bytes.fromhex(record.seed_hex) if finished and record.seed_hex else None,
         result=record.state.result,
+        state=record.state,
+        seat_details=[
+            {"player_id": seat.player_id, "name": seat.name, "kind": seat.kind}
+            for seat in record.seats
+        ],
     )
     return {**document, "rated": record.rated, "rating": rating_record(record)}
 

@@ -111,11 +111,21 @@ class GameRecord:
         """A copy with ``changes``."""
         return replace(self, **changes)
 
+    def _private_parts(self) -> dict[str, Any]:
+        """Each seat's private part (a windows-duel seat's wrong guesses), kept in the item for
+        the server (the seat's own view, its bot) and never in a public rendering; left out
+        when every part is empty, so the other variants' items do not grow."""
+        parts = [self.state.private_dict(i) for i in range(len(self.state.seats))]
+        if not any(part["wrong_guesses"] for part in parts):
+            return {}
+        return {"private": parts}
+
     def body_json(self) -> str:
         """The JSON document stored in the item (everything but the ciphertext)."""
         return json.dumps(
             {
                 "state": self.state.to_dict(),
+                **self._private_parts(),
                 "seats": [asdict(seat) for seat in self.seats],
                 "commitment": self.commitment,
                 "move_deadline_s": self.move_deadline_s,
@@ -147,7 +157,7 @@ class GameRecord:
         data = json.loads(body)
         return cls(
             game_id=game_id,
-            state=GameState.from_dict(data["state"]),
+            state=GameState.from_dict(data["state"], private=data.get("private")),
             seats=tuple(Seat(**seat) for seat in data["seats"]),
             status=status,  # type: ignore[arg-type]
             commitment=data["commitment"],

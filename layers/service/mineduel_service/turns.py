@@ -18,7 +18,7 @@ from .bots import bot_replies, bot_to_move
 from .deadlines import deadline_after
 from .observability import count, logger
 from .records import GameRecord, Seat
-from .views import move_view
+from .views import move_record
 
 # TransactWriteItems takes 100 items: the game, the idempotency record, the items that follow a
 # game's end (two per seat and one result) and at most this many moves.
@@ -101,7 +101,7 @@ def conclude(
         results_pending=finished and bool(record.player_seats),
     )
     at = clock.iso(now)
-    return after, [move_view(move, at) for move in moves]
+    return after, [move_record(move, at) for move in moves]
 
 
 def time_out(

@@ -16,11 +16,13 @@ from mineduel_engine import Move
 from .records import GameRecord
 
 
-def game_view(record: GameRecord) -> dict[str, Any]:
-    """api.md's Game object."""
+def game_view(record: GameRecord, viewer: int | None = None) -> dict[str, Any]:
+    """api.md's Game object as ``viewer`` (a seat, or None for anybody else) may see it: the
+    public board, plus ``?`` on the viewer's own wrong guesses in windows-duel."""
     state = record.state
     settings = record.settings
     result = state.result
+    extra = settings.spec.seat_fields
     seats = [
         {
             "seat": i,
@@ -32,6 +34,7 @@ def game_view(record: GameRecord) -> dict[str, Any]:
             "out": public.out,
             "client_seed": seat.client_seed,
             "place": result.places[i] if result else None,
+            **{name: getattr(public, name) for name in extra},
             **rating_change(record, i),
         }
         for i, (seat, public) in enumerate(zip(record.seats, state.seats, strict=True))
@@ -52,11 +55,12 @@ def game_view(record: GameRecord) -> dict[str, Any]:
         "seats": seats,
         "turn": {"seat": state.turn, "deadline": record.deadline} if active else None,
         "move_count": state.move_count,
-        "board": state.board(),
+        "board": state.board(viewer),
         "commitment": record.commitment,
         "seed": record.seed_hex if finished else None,
         "result": result.to_dict() if result else None,
         "bot_level": record.bot_level if any(s.kind == "bot" for s in record.seats) else None,
+        "options": settings.options_dict(),
     }
 
 
@@ -69,9 +73,26 @@ def rating_change(record: GameRecord, seat: int) -> dict[str, int | None]:
     return {"rating_before": line.before.rating, "rating_after": line.after.rating}
 
 
-def move_view(move: Move, at: str) -> dict[str, Any]:
-    """api.md's Move object: the engine's record plus the time it was played."""
-    return {**move.to_dict(), "at": at}
+def move_record(move: Move, at: str) -> dict[str, Any]:
+    """A move as the log stores it: the engine's whole record (a wrong guess's cell included)
+    plus the time it was played. Never sent as it is: see ``move_view``."""
+    return {**move.to_record(), "at": at}
+
+
+def move_view(stored: dict[str, Any], viewer: int | None, finished: bool) -> dict[str, Any]:
+    """api.md's Move as ``viewer`` may see it: while the game runs, another seat's wrong guess
+    shows no cell (everything is public once it is finished)."""
+    private = stored.get("action") == "guess" and stored.get("result") == "miss"
+    if not private or finished or viewer == stored.get("seat"):
+        return stored
+    return {**stored, "row": None, "col": None}
+
+
+def moves_view(
+    stored: list[dict[str, Any]], viewer: int | None, finished: bool
+) -> list[dict[str, Any]]:
+    """``move_view`` of each move."""
+    return [move_view(move, viewer, finished) for move in stored]
 
 
 def etag(body: Any) -> str:

@@ -62,7 +62,7 @@ def cancel(token: str | None, game_id: str) -> dict[str, Any]:
         except store.WriteConflict:
             continue
         count("GamesCancelled")
-        return game_view(after)
+        return game_view(after, 0)
     raise conflict("game-conflict", "The game changed at the same moment; try again.")
 
 

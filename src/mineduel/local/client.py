@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mineduel_engine import GameState
-from mineduel_engine.bot import choose_move
+from mineduel_engine.bot import choose_action, choose_move
 
 from .http_events import HttpRequest, HttpResponse
 
@@ -112,27 +112,50 @@ def _expect(reply: Reply, status: int) -> None:
         raise AssertionError(f"expected {status}, got {reply.status}: {reply.body[:300]!r}")
 
 
-def public_state(game: Mapping[str, Any]) -> GameState:
-    """The engine's public state rebuilt from an API Game (what any client can see)."""
+SEAT_FIELDS = ("mines", "safe_taps", "out", "bomb_used", "score")
+
+
+def public_state(game: Mapping[str, Any], seat: int | None = None) -> GameState:
+    """The engine's state rebuilt from an API Game, as the client that got it knows it: the
+    public board, and ``seat``'s own wrong guesses (the ``?`` cells only it is shown)."""
     turn = game.get("turn")
+    mine = [
+        [r, c] for r, line in enumerate(game["board"]) for c, ch in enumerate(line) if ch == "?"
+    ]
+    private = None
+    if seat is not None and mine:
+        private = [{"wrong_guesses": mine if i == seat else []} for i in range(len(game["seats"]))]
     return GameState.from_dict(
         {
             "variant": game["variant"],
             "width": game["width"],
             "height": game["height"],
             "mines": game["mines"],
+            "options": game.get("options") or {},
             "seats": [
-                {"mines": s["mines"], "safe_taps": s["safe_taps"], "out": s["out"]}
-                for s in game["seats"]
+                {k: s[k] for k in SEAT_FIELDS if s.get(k) is not None} for s in game["seats"]
             ],
-            "board": game["board"],
+            "board": [line.replace("?", ".") for line in game["board"]],
             "turn": turn["seat"] if turn else None,
             "move_count": game["move_count"],
             "result": None,
-        }
+        },
+        private=private,
     )
 
 
 def next_tap(game: Mapping[str, Any], level: str = "hard") -> tuple[int, int]:
     """The cell a thoughtful player taps next, judged from the public Game alone."""
     return choose_move(public_state(game), game["commitment"], level)
+
+
+def next_action(game: Mapping[str, Any], seat: int, level: str = "hard") -> dict[str, Any]:
+    """A commit body for the move a thoughtful player of any variant makes next, judged from
+    what ``seat`` is shown (the engine's bot on the client's side)."""
+    chosen = choose_action(public_state(game, seat), game["commitment"], level)
+    return {
+        "action": chosen.action,
+        "row": chosen.row,
+        "col": chosen.col,
+        "expected_move": game["move_count"],
+    }
