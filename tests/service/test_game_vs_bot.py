@@ -147,3 +147,25 @@ def test_bots_left_alone_play_on_to_a_verified_end_in_bounded_writes(
     assert len(log) > 3 * turns.MAX_MOVES_PER_WRITE  # several writes were needed
     doc = api.call("GET", f"/v1/games/{game_id}/verify").body
     assert doc["verdict"]["ok"] is True, doc["verdict"]
+
+
+def test_every_move_is_chained_and_a_saved_value_proves_the_log_up_to_it(api: Api) -> None:
+    from mineduel_engine.chain import link  # noqa: PLC0415
+
+    token = api.guest()
+    game = api.bot_game(token, bot_level="easy")
+    assert game["chain"] is None  # nothing played yet
+    first = api.commit(token, game["game_id"], 0, 0, 0).body
+    saved = first["game"]["chain"]  # what a careful client keeps
+    assert saved == first["moves"][-1]["chain"]
+    api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token)
+    doc = api.call("GET", f"/v1/games/{game['game_id']}/verify").body
+    assert doc["verdict"]["ok"], doc["verdict"]
+    previous = doc["commitment"]
+    for move in doc["moves"]:
+        previous = link(previous, move)
+        assert move["chain"] == previous
+        if move["n"] == first["game"]["move_count"]:
+            assert previous == saved  # the log up to the saved value is what the client saw
+    log = api.call("GET", f"/v1/games/{game['game_id']}/moves").body["moves"]
+    assert [m["chain"] for m in log] == [m["chain"] for m in doc["moves"]]

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .chain import CHAIN_FIELD, broken_links
 from .errors import EngineError, MalformedRecord
 from .fairness import PROTOCOL, SEED_BYTES, commitment, is_valid_client_seed
 from .field import Field
@@ -104,7 +105,28 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
         _check_end(doc, state, report)
         _check_seats(doc, state, report)
     _check_times(doc, replayed, report)
+    _check_chain(doc, report)
     return report.verdict()
+
+
+def _check_chain(doc: Mapping[str, Any], report: _Report) -> None:
+    """Each move's ``chain`` value follows from the one before and its record (``chain``)."""
+    moves = doc.get("moves")
+    commitment = doc.get("commitment")
+    if not isinstance(moves, list) or not all(isinstance(m, Mapping) for m in moves):
+        return
+    if not any(CHAIN_FIELD in m for m in moves):
+        report.check("no hash chain to check (the log was published without chain values)")
+        return
+    report.check("every move's chain value follows from the commitment and the records before")
+    if not isinstance(commitment, str):
+        report.problem("the hash chain cannot be checked: the commitment is missing")
+        return
+    for n in broken_links(commitment, moves):
+        report.problem(
+            f"the hash chain breaks at move {n}: its chain value is not the SHA-256 of the "
+            "value before and its record"
+        )
 
 
 def _check_status(doc: Mapping[str, Any], report: _Report) -> None:

@@ -212,6 +212,11 @@ class GameOut(_Response):
     options: dict[str, bool] = Field(
         default_factory=dict, description="The variant's creation options (empty for mine-duel)"
     )
+    chain: str | None = Field(
+        default=None,
+        description="The chain value of the last move (SHA-256 hex; docs/fairness.md), null "
+        "before the first: keep it to prove later that no move up to it was changed",
+    )
 
 
 class MoveOut(_Response):
@@ -234,13 +239,18 @@ class MoveOut(_Response):
         description="windows-duel: [row, col, number] of every cell auto-reveal opened after it",
     )
     at: str
+    chain: str | None = Field(
+        default=None,
+        description="SHA-256 hex of the previous move's chain value (the commitment for move 1) "
+        "and this move's public record (docs/fairness.md)",
+    )
 
     @model_serializer(mode="wrap")
     def _variant_fields_only_where_they_exist(self, handler: Any) -> Any:
         """``points`` and ``auto_opened`` appear only on the moves of the variant that has them
         (as in the log and the Verification document), never as nulls on the others."""
         data = handler(self)
-        for name in ("points", "auto_opened"):
+        for name in ("points", "auto_opened", "chain"):
             if data.get(name) is None:
                 data.pop(name, None)
         return data

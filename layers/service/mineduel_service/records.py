@@ -59,6 +59,8 @@ class GameRecord:
     ended_at: str | None = None
     results_pending: bool = False
     rematch_of: str | None = None
+    chain: str | None = None
+    """The chain value of the last move (``mineduel_engine.chain``); None before the first."""
     rating: GameRating | None = None
     """What the game did to its players' ratings, once its result is applied (rated games)."""
 
@@ -136,6 +138,7 @@ class GameRecord:
                 "lapses_at": self.lapses_at,
                 "ended_at": self.ended_at,
                 "rematch_of": self.rematch_of,
+                "chain": self.chain,
             },
             separators=(",", ":"),
         )
@@ -173,5 +176,6 @@ class GameRecord:
             ended_at=data.get("ended_at"),
             results_pending=results_pending,
             rematch_of=data.get("rematch_of"),
+            chain=data.get("chain"),
             rating=GameRating.from_dict(json.loads(rating)) if rating else None,
         )

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from mineduel_engine import Field, GameState, Move, rules_for
+from mineduel_engine.chain import chained
 
 from . import clock, crypto, results, scheduling, store, writes
 from .bots import bot_replies, bot_to_move
@@ -101,7 +102,10 @@ def conclude(
         results_pending=finished and bool(record.player_seats),
     )
     at = clock.iso(now)
-    return after, [move_record(move, at) for move in moves]
+    records = chained(record.chain or record.commitment, [move_record(m, at) for m in moves])
+    if records:
+        after = after.evolve(chain=records[-1]["chain"])
+    return after, records
 
 
 def time_out(

@@ -61,6 +61,7 @@ def game_view(record: GameRecord, viewer: int | None = None) -> dict[str, Any]:
         "result": result.to_dict() if result else None,
         "bot_level": record.bot_level if any(s.kind == "bot" for s in record.seats) else None,
         "options": settings.options_dict(),
+        "chain": record.chain,
     }
 
 
