@@ -35,12 +35,13 @@ def test_each_route_gets_the_templates_throttle() -> None:
         rate=own["ThrottlingRateLimit"], burst=own["ThrottlingBurstLimit"]
     )
     assert throttle.limits(GUESTS) != throttle.limits("GET /v1/games/{game_id}")
+    parameters = template.parameter_defaults  # the defaults are the stack's parameters
+    rate = parameters[default["ThrottlingRateLimit"]["Ref"]]
+    burst = parameters[default["ThrottlingBurstLimit"]["Ref"]]
     for route, _ in template.routes():
         key = f"{route.method} {route.path}"
         if key != GUESTS:
-            assert throttle.limits(key) == Limits(
-                rate=default["ThrottlingRateLimit"], burst=default["ThrottlingBurstLimit"]
-            )
+            assert throttle.limits(key) == Limits(rate=rate, burst=burst)
 
 
 def test_a_bucket_allows_its_burst_then_its_rate() -> None:

@@ -83,19 +83,20 @@ class RouteThrottle:
             (r.get("Properties", {}) for r in template.resources_of_type(HTTP_API_TYPE).values()),
             {},
         )
-        defaults = _settings(api.get("DefaultRouteSettings"))
+        parameters = template.parameter_defaults
+        defaults = _settings(api.get("DefaultRouteSettings"), parameters)
         per_route = api.get("RouteSettings") or {}
         limits: dict[str, Limits] = {}
         for route, function in template.routes():
             key = f"{route.method.upper()} {route.path}"
-            merged = {**defaults, **_settings(per_route.get(key))}
+            merged = {**defaults, **_settings(per_route.get(key), parameters)}
             for event in function.properties.get("Events", {}).values():
                 props = event.get("Properties", {})
                 if event.get("Type") == "HttpApi" and (
                     str(props.get("Method", "")).upper(),
                     props.get("Path"),
                 ) == (route.method.upper(), route.path):
-                    merged.update(_settings(props.get("RouteSettings")))
+                    merged.update(_settings(props.get("RouteSettings"), parameters))
             if "ThrottlingRateLimit" in merged or "ThrottlingBurstLimit" in merged:
                 limits[key] = Limits(
                     rate=float(merged.get("ThrottlingRateLimit", ACCOUNT_RATE)),
@@ -104,8 +105,17 @@ class RouteThrottle:
         return cls(limits, now)
 
 
-def _settings(value: Any) -> dict[str, Any]:
+def _settings(value: Any, parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """The throttle settings of ``value``, a ``!Ref`` to a parameter read as its default."""
     if not isinstance(value, Mapping):
         return {}
     keys = ("ThrottlingRateLimit", "ThrottlingBurstLimit")
-    return {k: value[k] for k in keys if k in value}
+    found = {}
+    for key in keys:
+        if key not in value:
+            continue
+        setting = value[key]
+        if isinstance(setting, Mapping) and "Ref" in setting:
+            setting = parameters[setting["Ref"]]
+        found[key] = setting
+    return found
