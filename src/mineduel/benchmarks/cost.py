@@ -162,6 +162,10 @@ class Bench:
         after = self.call(player, "get", "GET", f"/v1/games/{game['game_id']}").json()
         if not fired or (after.get("result") or {}).get("reason") != "timeout":
             raise AssertionError(f"the deadline did not expire the game: {fired} {after}")
+        # What every other turn's schedule costs when it fires: a stale delivery.
+        stale = {"game_id": game["game_id"], "move_count": 0, "deadline": clock.iso(clock.now())}
+        with self.meter.measure("expiry stale"):
+            self.stack.pool.invoke_arn(get_config_expiry_arn(), stale)
 
     def join(self) -> None:
         try:
@@ -405,20 +409,54 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
         return (ms + cold_ms) / 1000 * memory[label]
 
     requests = sum(mix.values())
+    fired = _fired_schedules(groups, mix)
+    stale_gb_s = 0.0
+    stale_rru = 0.0
+    if groups.get("expiry stale"):
+        stale = groups["expiry stale"]
+        stale_ms = sum(math.ceil(s.seconds * 1000) for s in stale) / len(stale)
+        stale_gb_s = stale_ms / 1000 * memory_of("ExpireTurnFunction")
+        stale_rru = sum(s.read_units for s in stale) / len(stale)
     usage = GameUsage(
         requests=requests,
-        lambda_gb_seconds=sum(k * billed_gb_s(label) for label, k in mix.items()),
-        read_units=sum(k * mean(label, "read_units") for label, k in mix.items()),
+        lambda_gb_seconds=sum(k * billed_gb_s(label) for label, k in mix.items())
+        + fired * stale_gb_s,
+        read_units=sum(k * mean(label, "read_units") for label, k in mix.items())
+        + fired * stale_rru,
         write_units=sum(k * mean(label, "write_units") for label, k in mix.items()),
         kms_calls=sum(
             k * sum(s.count("KMS") for s in groups[label]) / len(groups[label])
             for label, k in mix.items()
         ),
-        scheduler_invocations=0.0,
+        scheduler_invocations=fired,
         stored_bytes=statistics.mean(run.game_bytes),
         log_bytes=requests * run.log_bytes_per_request,
     )
     return usage, mix
+
+
+def get_config_expiry_arn() -> str:
+    """The expiry function's ARN, as the functions are configured."""
+    from mineduel_service.config import get_config  # noqa: PLC0415
+
+    return get_config().expiry_function_arn
+
+
+def _fired_schedules(groups: dict[str, list[Sample]], mix: dict[str, float]) -> float:
+    """Schedules of a game that fire: every turn's schedule is created, and each fires once
+    (a stale delivery for a turn already played) unless deleted at the game's end."""
+    created = deleted = 0.0
+    for label, k in mix.items():
+        samples = groups[label]
+        calls = [c for s in samples for c in s.calls if c.service == "Scheduler"]
+        created += k * sum(1 for c in calls if c.operation == "CreateSchedule") / len(samples)
+        deleted += k * sum(1 for c in calls if c.operation == "DeleteSchedule") / len(samples)
+    return max(created - deleted, 0.0)
+
+
+def memory_of(logical_id: str) -> float:
+    """A function's billed memory in GB, from template.yaml (Globals merged)."""
+    return float(load_template().functions[logical_id].properties["MemorySize"]) / 1024
 
 
 def memory_gb() -> dict[str, float]:

@@ -24,7 +24,10 @@ class Prices:
     dynamodb_storage_gb_month: float = 0.25
     kms_request: float = 0.03 / 10_000  # symmetric Encrypt/Decrypt
     scheduler_invocation: float = 1.00 / 1e6  # create/update/delete of schedules are free
-    xray_trace: float = 5.00 / 1e6  # Tracing: Active records each sampled request
+    xray_trace: float = 5.00 / 1e6  # per trace recorded
+    xray_sampled_share: float = 0.05
+    """Lambda's own sampling with ``Tracing: Active`` (it takes no custom sampling rule): the
+    first request each second per function, then 5% of the rest; at volume, 5%."""
     logs_ingest_gb: float = 0.50
 
 
@@ -52,7 +55,10 @@ def cost_lines(
     n = games
     return [
         ("API Gateway HTTP API requests", n * usage.requests * prices.http_api_request),
-        ("Lambda requests", n * usage.requests * prices.lambda_request),
+        (
+            "Lambda requests (and schedules' deliveries)",
+            n * (usage.requests + usage.scheduler_invocations) * prices.lambda_request,
+        ),
         (
             "Lambda duration (arm64, template memory)",
             n * usage.lambda_gb_seconds * prices.lambda_gb_second_arm64,
@@ -68,6 +74,9 @@ def cost_lines(
             "EventBridge Scheduler invocations",
             n * usage.scheduler_invocations * prices.scheduler_invocation,
         ),
-        ("X-Ray traces (every request sampled)", n * usage.requests * prices.xray_trace),
+        (
+            "X-Ray traces (5% sampled)",
+            n * usage.requests * prices.xray_sampled_share * prices.xray_trace,
+        ),
         ("CloudWatch Logs ingestion", n * usage.log_bytes / 1e9 * prices.logs_ingest_gb),
     ]
