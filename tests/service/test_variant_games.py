@@ -177,11 +177,16 @@ def _move_guess_to(game_id: str, n: int, cell: tuple[int, int]) -> None:
     part: a twin of the game that differs only in what no other viewer may know."""
     config = get_config()
     table = boto3.client("dynamodb", region_name=config.region)
-    key = {"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": store.move_sort_key(n)}}
-    item = table.get_item(TableName=config.table_name, Key=key)["Item"]
-    move = json.loads(item["move"]["S"])
+    items = table.query(
+        TableName=config.table_name,
+        KeyConditionExpression="pk = :pk AND begins_with(sk, :moves)",
+        ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}, ":moves": {"S": "MOVE#"}},
+    )["Items"]
+    item = next(i for i in items if any(m["n"] == n for m in store.moves_of(i)))
+    moves = store.moves_of(item)
+    move = next(m for m in moves if m["n"] == n)
     move["row"], move["col"] = cell
-    item["move"] = {"S": json.dumps(move, separators=(",", ":"))}
+    item["moves"] = {"S": json.dumps(moves, separators=(",", ":"))}
     table.put_item(TableName=config.table_name, Item=item)
     record = store.get_game(game_id)
     assert record is not None

@@ -303,19 +303,31 @@ def _game_put(after: GameRecord, before: GameRecord | None) -> dict[str, Any]:
     }
 
 
-def _move_put(game_id: str, move: dict[str, Any]) -> dict[str, Any]:
+def _moves_put(game_id: str, moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One item for all the moves one write adds, keyed by the LAST move's number: a commit's
+    tap and the bots' replies cost one small item, not one each (two write units per item in a
+    transaction), and ``sk > MOVE#<n>`` still finds every item holding a move after ``n``."""
     return {
         "Put": {
             "TableName": _table(),
             "Item": {
                 "pk": {"S": f"GAME#{game_id}"},
-                "sk": {"S": move_sort_key(int(move["n"]))},
-                "n": {"N": str(move["n"])},
-                "move": {"S": json.dumps(move, separators=(",", ":"))},
+                "sk": {"S": move_sort_key(int(moves[-1]["n"]))},
+                "first": {"N": str(moves[0]["n"])},
+                "n": {"N": str(moves[-1]["n"])},
+                "moves": {"S": json.dumps(list(moves), separators=(",", ":"))},
             },
             "ConditionExpression": "attribute_not_exists(pk)",
         }
     }
+
+
+def moves_of(item: dict[str, Any]) -> list[dict[str, Any]]:
+    """The moves a log item holds (one write's moves; a single ``move`` in older items)."""
+    if "moves" in item:
+        found: list[dict[str, Any]] = json.loads(item["moves"]["S"])
+        return found
+    return [json.loads(item["move"]["S"])]
 
 
 def _idempotency_put(game_id: str, idempotency: IdempotencyWrite) -> dict[str, Any]:
@@ -354,7 +366,8 @@ def write_game(
     player's items) is retried with a little jitter: nothing refused the write itself.
     """
     items = [_game_put(after, before)]
-    items.extend(_move_put(after.game_id, move) for move in moves)
+    if moves:
+        items.append(_moves_put(after.game_id, moves))
     items.extend(related)
     if idempotency is not None:
         items.append(_idempotency_put(after.game_id, idempotency))
@@ -429,26 +442,27 @@ def deadline_shards() -> list[str]:
 
 def list_moves(game_id: str, after: int = 0, until: int | None = None) -> list[dict[str, Any]]:
     """The game's moves numbered above ``after`` (and up to ``until``), oldest first
-    (consistent read)."""
+    (consistent read). Log items are keyed by their last move, so the first item found may also
+    hold moves up to ``after``: those are left out."""
     moves: list[dict[str, Any]] = []
-    values = {":pk": {"S": f"GAME#{game_id}"}, ":from": {"S": move_sort_key(after)}}
-    condition = "pk = :pk AND sk > :from"
-    if until is not None:
-        condition = "pk = :pk AND sk BETWEEN :from AND :until"
-        values = {
-            ":pk": values[":pk"],
-            ":from": {"S": move_sort_key(after + 1)},
-            ":until": {"S": move_sort_key(until)},
-        }
     request: dict[str, Any] = {
         "TableName": _table(),
-        "KeyConditionExpression": condition,
-        "ExpressionAttributeValues": values,
+        "KeyConditionExpression": "pk = :pk AND sk BETWEEN :from AND :to",
+        "ExpressionAttributeValues": {
+            ":pk": {"S": f"GAME#{game_id}"},
+            ":from": {"S": move_sort_key(after + 1)},
+            ":to": {"S": "MOVE#~"},
+        },
         "ConsistentRead": True,
     }
     while True:
         answer = aws.dynamodb().query(**request)
-        moves.extend(json.loads(item["move"]["S"]) for item in answer.get("Items", []))
+        for item in answer.get("Items", []):
+            if until is not None and int(item.get("first", item["n"])["N"]) > until:
+                return moves
+            moves.extend(
+                m for m in moves_of(item) if m["n"] > after and (until is None or m["n"] <= until)
+            )
         last = answer.get("LastEvaluatedKey")
         if not last:
             return moves

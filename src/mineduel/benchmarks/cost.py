@@ -39,6 +39,10 @@ from .metering import Meter, Sample, median_ms
 from .prices import PRICES, REGION, GameUsage, cost_lines
 
 GAMES = 8
+DEADLINE_INDEX_WRU = 2.0
+"""Each write that moves a game's deadline re-keys its entry in the ``deadlines`` index (keys
+only, under 1 KB): a delete and a put. The meter counts the table's items, not the index's, so
+the cost model adds it for every commit and create."""
 COLD_START_SHARE = 0.05  # assumed share of requests that land on a new execution environment
 LAMBDA_PLATFORM_LOG_BYTES = 350  # assumed: Lambda's own START, END and REPORT lines
 LABEL_FUNCTIONS = {
@@ -423,7 +427,8 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
         + fired * stale_gb_s,
         read_units=sum(k * mean(label, "read_units") for label, k in mix.items())
         + fired * stale_rru,
-        write_units=sum(k * mean(label, "write_units") for label, k in mix.items()),
+        write_units=sum(k * mean(label, "write_units") for label, k in mix.items())
+        + (per_game_commits + 1) * DEADLINE_INDEX_WRU,
         kms_calls=sum(
             k * sum(s.count("KMS") for s in groups[label]) / len(groups[label])
             for label, k in mix.items()
