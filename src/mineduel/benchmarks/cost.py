@@ -43,6 +43,15 @@ DEADLINE_INDEX_WRU = 2.0
 """Each write that moves a game's deadline re-keys its entry in the ``deadlines`` index (keys
 only, under 1 KB): a delete and a put. The meter counts the table's items, not the index's, so
 the cost model adds it for every commit and create."""
+AWS_LATENCY_MS = {
+    "DynamoDB": {"TransactWriteItems": 15.0, "default": 6.0},
+    "KMS": {"default": 8.0},
+    "Scheduler": {"default": 20.0},
+    "Lambda": {"default": 30.0},
+    "S3": {"default": 20.0},
+}
+"""Assumed in-region latency of each AWS call on Lambda (typical medians), billed as the
+function's duration instead of moto's time over loopback on this machine, which is not AWS's."""
 COLD_START_SHARE = 0.05  # assumed share of requests that land on a new execution environment
 LAMBDA_PLATFORM_LOG_BYTES = 350  # assumed: Lambda's own START, END and REPORT lines
 LABEL_FUNCTIONS = {
@@ -408,7 +417,7 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
 
     def billed_gb_s(label: str) -> float:
         samples = groups[label]
-        ms = sum(math.ceil(s.seconds * 1000) for s in samples) / len(samples)
+        ms = sum(math.ceil(on_lambda_ms(s)) for s in samples) / len(samples)
         cold_ms = COLD_START_SHARE * run.cold_import_ms.get(LABEL_FUNCTIONS[label], 0.0)
         return (ms + cold_ms) / 1000 * memory[label]
 
@@ -418,7 +427,7 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
     stale_rru = 0.0
     if groups.get("expiry stale"):
         stale = groups["expiry stale"]
-        stale_ms = sum(math.ceil(s.seconds * 1000) for s in stale) / len(stale)
+        stale_ms = sum(math.ceil(on_lambda_ms(s)) for s in stale) / len(stale)
         stale_gb_s = stale_ms / 1000 * memory_of("ExpireTurnFunction")
         stale_rru = sum(s.read_units for s in stale) / len(stale)
     usage = GameUsage(
@@ -438,6 +447,16 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
         log_bytes=requests * run.log_bytes_per_request,
     )
     return usage, mix
+
+
+def on_lambda_ms(sample: Sample) -> float:
+    """The request's duration as Lambda would bill it: the handler's own time here plus the
+    assumed AWS latency of each of its calls (``AWS_LATENCY_MS``)."""
+    latency = 0.0
+    for call in sample.calls:
+        table = AWS_LATENCY_MS.get(call.service, {"default": 10.0})
+        latency += table.get(call.operation, table["default"])
+    return sample.own_seconds() * 1000 + latency
 
 
 def get_config_expiry_arn() -> str:

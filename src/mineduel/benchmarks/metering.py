@@ -41,6 +41,9 @@ class Call:
     operation: str
     params: dict[str, Any]
     parsed: dict[str, Any] | None = None
+    started: float = 0.0
+    seconds: float = 0.0
+    """Wall time of the call here (moto over loopback, not AWS's latency)."""
 
 
 @dataclass
@@ -53,6 +56,10 @@ class Sample:
     read_units: float = 0.0
     write_units: float = 0.0
     moves: int = 0
+
+    def own_seconds(self) -> float:
+        """The handler's own time: wall time less the time its AWS calls took here."""
+        return max(self.seconds - sum(c.seconds for c in self.calls), 0.0)
 
     def operations(self) -> Counter[str]:
         """Calls by ``Service:Operation``."""
@@ -96,12 +103,16 @@ class Meter:
     def _before(self, model: Any, params: dict[str, Any], **_: Any) -> None:
         sample = self._current()
         if sample is not None:
-            sample.calls.append(Call(model.service_model.service_id, model.name, params))
+            call = Call(model.service_model.service_id, model.name, params)
+            call.started = time.perf_counter()
+            sample.calls.append(call)
 
     def _after(self, model: Any, parsed: dict[str, Any], **_: Any) -> None:
         sample = self._current()
         if sample is not None and sample.calls and sample.calls[-1].operation == model.name:
-            sample.calls[-1].parsed = parsed
+            call = sample.calls[-1]
+            call.parsed = parsed
+            call.seconds = time.perf_counter() - call.started
 
     @contextmanager
     def measure(self, label: str) -> Iterator[Sample]:
