@@ -13,12 +13,11 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from mineduel_service import games
 from mineduel_service.models import ExpiryEvent
-from mineduel_service.observability import logger, publish_metrics, tracer
+from mineduel_service.observability import logger, publish_metrics
 from pydantic import ValidationError
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, str]:
     """Return what happened: timed-out, bots-moved, stale, early, raced or ignored."""
     try:

@@ -20,10 +20,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from joserfc import jws, jwt
-from joserfc.errors import JoseError
-from joserfc.jwk import KeySet
-
 from . import clock
 from .config import get_config
 from .errors import ApiError, unauthorized
@@ -31,7 +27,7 @@ from .errors import ApiError, unauthorized
 GUEST_PREFIX = "mdg1"
 MAX_TOKEN_CHARS = 4096
 _keys_lock = threading.Lock()
-_keys: dict[str, KeySet] = {}
+_keys: dict[str, Any] = {}  # url -> joserfc KeySet
 _fetched_at: dict[str, float] = {}
 JWKS_REFRESH_S = 300.0
 
@@ -123,7 +119,14 @@ def credential(token: str) -> Credential:
 
 
 def verify_account_token(token: str) -> dict[str, Any]:
-    """The claims of a valid Cognito id or access token of this pool and app client."""
+    """The claims of a valid Cognito id or access token of this pool and app client.
+
+    joserfc (and the cryptography it brings) is imported here, on the first account token:
+    guests and anonymous reads never pay for it.
+    """
+    from joserfc import jws, jwt  # noqa: PLC0415
+    from joserfc.errors import JoseError  # noqa: PLC0415
+
     config = get_config()
     try:
         # Refuse what is not even a signed token before fetching any key.
@@ -153,7 +156,7 @@ def verify_account_token(token: str) -> dict[str, Any]:
     return claims
 
 
-def _key_set(kid: str) -> KeySet:
+def _key_set(kid: str) -> Any:
     """The pool's keys, fetched once per process; fetched again (at most every few minutes) when
     a token names a key id not among them, which is how Cognito's key rotation shows."""
     url = get_config().jwks_url
@@ -166,6 +169,9 @@ def _key_set(kid: str) -> KeySet:
             return cached
     if not url.startswith(("https://", "http://")):
         raise ApiError(500, "auth-misconfigured", "Account sign-in is not available right now.")
+    from joserfc.errors import JoseError  # noqa: PLC0415
+    from joserfc.jwk import KeySet  # noqa: PLC0415
+
     try:
         with urllib.request.urlopen(url, timeout=3) as response:  # noqa: S310  (scheme checked)
             keys = KeySet.import_key_set(json.loads(response.read()))

@@ -1,7 +1,9 @@
 """Lazily built boto3 clients, one per service and process.
 
 Built on first use (not at import) so configuration and endpoints can be set first; botocore
-honours ``AWS_ENDPOINT_URL`` itself, which is how the same code talks to moto locally.
+honours ``AWS_ENDPOINT_URL`` itself, which is how the same code talks to moto locally. boto3
+itself is imported on first use too: a handler's import (Lambda's init) then does not pay for
+botocore, and a request that makes no AWS call never does.
 """
 
 from __future__ import annotations
@@ -9,9 +11,6 @@ from __future__ import annotations
 import os
 import threading
 from typing import TYPE_CHECKING, Any
-
-import boto3
-from botocore.config import Config as BotoConfig
 
 from .config import get_config
 
@@ -24,15 +23,21 @@ if TYPE_CHECKING:
 
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
-_BOTO_CONFIG = BotoConfig(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=3)
+def _settings(**extra: Any) -> Any:
+    """The clients' botocore settings: three attempts, a short connect timeout."""
+    from botocore.config import Config  # noqa: PLC0415  (see the module docstring)
+
+    return Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=3, **extra)
 
 
 def _client(service: str) -> Any:
     with _lock:
         client = _clients.get(service)
         if client is None:
+            import boto3  # noqa: PLC0415  (see the module docstring)
+
             client = boto3.client(  # type: ignore[call-overload]
-                service, region_name=get_config().region, config=_BOTO_CONFIG
+                service, region_name=get_config().region, config=_settings()
             )
             _clients[service] = client
         return client
@@ -72,11 +77,10 @@ def s3() -> S3Client:
         client = _clients.get("s3")
         if client is None:
             local = os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
-            config = _BOTO_CONFIG.merge(
-                BotoConfig(
-                    signature_version="s3v4",
-                    s3={"addressing_style": "path" if local else "virtual"},
-                )
+            import boto3  # noqa: PLC0415  (see the module docstring)
+
+            config = _settings(
+                signature_version="s3v4", s3={"addressing_style": "path" if local else "virtual"}
             )
             client = boto3.client("s3", region_name=get_config().region, config=config)
             _clients["s3"] = client

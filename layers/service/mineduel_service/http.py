@@ -29,7 +29,7 @@ from mineduel_engine.errors import EngineError
 from . import auth, errors
 from .config import get_config
 from .models import ErrorOut, ThrottledOut
-from .observability import logger, publish_metrics, tracer
+from .observability import logger, publish_metrics
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
 
@@ -277,7 +277,6 @@ def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
     @logger.inject_lambda_context(
         correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False, clear_state=True
     )
-    @tracer.capture_lambda_handler(capture_response=False)
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         try:
             problem = body_problem(event, get_config().max_body_bytes)

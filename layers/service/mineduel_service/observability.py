@@ -1,4 +1,8 @@
-"""Powertools logger, tracer and metrics shared by every function (one instance each).
+"""Powertools logger and metrics shared by every function (one instance each).
+
+Tracing is Lambda's own (``Tracing`` in template.yaml: each invocation's segment, its init and
+its duration), without the X-Ray SDK: the SDK's per-call subsegments cost a third of a cold
+start's imports and bring botocore into the layer (docs/cost.md).
 
 Configured by Powertools' own environment variables, which template.yaml sets; the defaults
 below are the template's values, so a module imported before the environment is exported (as
@@ -13,14 +17,13 @@ import logging
 import os
 import threading
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 
 SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME") or "mineduel"
 NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or "MineDuel"
 
 logger = Logger(service=SERVICE)
-tracer = Tracer(service=SERVICE)
 metrics = Metrics(service=SERVICE, namespace=NAMESPACE)
 
 
