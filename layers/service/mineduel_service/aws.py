@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
+
+
 def _settings(**extra: Any) -> Any:
     """The clients' botocore settings: three attempts, a short connect timeout."""
     from botocore.config import Config  # noqa: PLC0415  (see the module docstring)

@@ -1,0 +1,76 @@
+"""``make bench`` (layers): what each Lambda layer, and each function with dependencies of its
+own, weighs once built as ``sam build`` builds it for the template's runtime and architecture.
+
+Each ``requirements.txt`` is installed with pip into an empty directory for Python 3.12 on
+manylinux aarch64 (``--platform``, binary wheels only, as the template's ``arm64`` functions
+run), the layer's own package is copied beside it, and the directory is measured. boto3 and
+botocore come with the Lambda runtime: the figures also say whether either slipped in (a
+dependency that pulls them would add some 20 MB). Needs PyPI; prints why when it cannot build.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+RUNTIME = "3.12"
+PLATFORM = "manylinux2014_aarch64"
+BUILDS = {
+    "EngineLayer": (ROOT / "layers" / "engine", "mineduel_engine"),
+    "ServiceLayer": (ROOT / "layers" / "service", "mineduel_service"),
+    "AvatarUploadFunction": (ROOT / "functions" / "avatar_upload", None),
+}
+
+
+def built_size(directory: Path, package: str | None) -> tuple[int, set[str]]:
+    """Bytes of the built layer (or function) and the top-level names it holds."""
+    with tempfile.TemporaryDirectory() as target:
+        requirements = directory / "requirements.txt"
+        wanted = [
+            line.strip()
+            for line in requirements.read_text().splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
+        if wanted:
+            subprocess.run(  # noqa: S603  (our own pip, fixed arguments)
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--target",
+                    target,
+                    "--platform",
+                    PLATFORM,
+                    "--python-version",
+                    RUNTIME,
+                    "--only-binary=:all:",
+                    *wanted,
+                ],
+                check=True,
+                capture_output=True,
+            )
+        if package is not None:
+            shutil.copytree(directory / package, Path(target) / package)
+        files = [p for p in Path(target).rglob("*") if p.is_file()]
+        names = {p.name.split("-")[0].lower() for p in Path(target).iterdir()}
+        return sum(p.stat().st_size for p in files), names
+
+
+def main() -> None:
+    """Print each layer's size and whether the AWS SDK is in it."""
+    print(f"== layers: built for Python {RUNTIME} on {PLATFORM} (as sam build does) ==")
+    for name, (directory, package) in BUILDS.items():
+        try:
+            size, names = built_size(directory, package)
+        except (subprocess.CalledProcessError, OSError) as exc:
+            print(f"  {name:<22} could not be built here ({type(exc).__name__})")
+            continue
+        sdk = sorted(names & {"boto3", "botocore"})
+        note = f"includes {', '.join(sdk)}!" if sdk else "no boto3/botocore (the runtime has them)"
+        print(f"  {name:<22} {size / 1e6:6.1f} MB  {note}")
