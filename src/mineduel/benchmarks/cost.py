@@ -191,6 +191,34 @@ class Bench:
         joined = self.call(guest, "join", "POST", f"/v1/games/{game['game_id']}/join", body={})
         _expect(joined, 200)
 
+    def people_game(self) -> None:
+        """Two accounts: one invites the other by username, the other joins, both play the
+        whole game (their taps chosen by the engine's bot on what each is shown). Every request
+        is measured under a ``people ...`` label, so the game's total is what people cost."""
+        try:
+            tokens = [_account_token(name) for name in ("petra", "quinn")]
+        except Exception as exc:
+            self.skipped.append(f"people game: no account tokens from moto's Cognito ({exc})")
+            return
+        host, guest = (self.client(token) for token in tokens)
+        for client, name in ((host, "petra"), (guest, "quinn")):
+            _expect(
+                self.call(client, "people profile", "PUT", "/v1/me", body={"username": name}), 200
+            )
+        self.as_("people create")
+        game = host.call("POST", "/v1/games", {"bots": 0, "invite": ["quinn"]}).json()
+        path = f"/v1/games/{game['game_id']}"
+        game = self.call(guest, "people join", "POST", f"{path}/join", body={}).json()
+        players = {0: host, 1: guest}
+        while game["status"] == "active":
+            seat = game["turn"]["seat"]
+            row, col = next_tap(game)
+            self.as_("people commit")
+            reply = players[seat].commit(game, row, col)
+            _expect(reply, 200)
+            game = reply.json()["game"]
+        _expect(self.call(host, "people history", "GET", "/v1/me/games?status=finished"), 200)
+
     # ------------------------------------------------------------------ ratings
     def rate(self) -> None:
         """What rating costs: the applier of a finished game measured alone (the inline run
@@ -334,6 +362,7 @@ def measure() -> Run:
             bench.play_games()
             bench.resign()
             bench.join()
+            bench.people_game()
             bench.expire()
             bench.rate()
         log_bytes = len(logs.getvalue().encode("utf-8")) / len(meter.samples)
@@ -515,6 +544,41 @@ def report_cost(run: Run) -> list[str]:
     return lines
 
 
+def report_people(run: Run) -> list[str]:
+    """What a game between two accounts costs, in all: the profiles, the invitation, the join,
+    every commit, the end with its index items and statistics, a history read."""
+    groups = {k: v for k, v in run.meter.by_label().items() if k.startswith("people ")}
+    if not groups:
+        return ["people game: NOT MEASURED"]
+    calls: Counter[str] = Counter()
+    rru = wru = 0.0
+    for samples in groups.values():
+        for sample in samples:
+            calls.update(sample.operations())
+            rru += sample.read_units
+            wru += sample.write_units
+    commits = groups.get("people commit", [])
+    lines = [
+        f"people game (two accounts, invitation to the end): {len(commits)} commits, "
+        f"{rru:.1f} RRU, {wru:.1f} WRU (+{(len(commits) + 2) * DEADLINE_INDEX_WRU:.0f} WRU "
+        "in the deadlines index)",
+        "  calls: " + ", ".join(f"{op} {n}" for op, n in sorted(calls.items())),
+    ]
+    for label in ("people create", "people join", "people history"):
+        for sample in groups.get(label, []):
+            lines.append(
+                f"  {label[7:]}: {dict(sample.operations())}, "
+                f"{sample.read_units:.1f} RRU, {sample.write_units:.1f} WRU"
+            )
+    ending = max(commits, key=lambda s: s.write_units, default=None)
+    if ending is not None:
+        lines.append(
+            f"  the commit that ended it: {dict(ending.operations())}, "
+            f"{ending.read_units:.1f} RRU, {ending.write_units:.1f} WRU"
+        )
+    return lines
+
+
 def report_ratings(run: Run) -> list[str]:
     """What rating adds to applying a finished game's result, and what a leaderboard costs."""
     groups = run.meter.by_label()
@@ -563,6 +627,9 @@ def main() -> None:
     print("\nratings:")
     for line in report_ratings(run):
         print(f"  {line}")
+    print()
+    for line in report_people(run):
+        print(line)
     print()
     for line in report_cost(run):
         print(line)
