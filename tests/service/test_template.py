@@ -44,6 +44,7 @@ API_MD_ROUTES = {
     ("GET", "/v1/games/{game_id}/moves"): "ListMovesFunction",
     ("GET", "/v1/games/{game_id}/verify"): "VerifyFunction",
     ("GET", "/v1/leaderboards/{variant}"): "LeaderboardFunction",
+    ("ANY", "$default"): "NoRouteFunction",  # whatever no other route matches
 }
 ROOT = Path(__file__).resolve().parents[2]
 SEED_READERS = {

@@ -34,6 +34,7 @@ DESCRIPTION = (
 )
 BEARER = {"bearer": {"type": "http", "scheme": "bearer", "description": "Guest or Cognito token."}}
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+DEFAULT_ROUTE = "$default"  # HTTP API's catch-all route: not an operation of the API
 
 
 class OpenApiConflict(Exception):
@@ -102,7 +103,9 @@ def build(template: Template, load: Any = None) -> dict[str, Any]:
     ``load(spec) -> module`` loads a function's handler module; by default a fresh private copy.
     """
     loader = load or load_handler_module
-    routed: list[FunctionSpec] = [fn for fn in template.functions.values() if fn.routes]
+    routed: list[FunctionSpec] = [
+        fn for fn in template.functions.values() if any(r.path != DEFAULT_ROUTE for r in fn.routes)
+    ]
     routes = {(r.method.lower(), r.path) for fn in routed for r in fn.routes}
     parts = [(fn.logical_id, function_document(loader(fn))) for fn in routed]
     return merge(parts, routes)
