@@ -16,6 +16,8 @@ _NOT_FOUND: dict[int, Any] = {
 @app.get(
     "/v1/avatars/<avatar_id>",
     summary="Show an avatar",
+    operation_id="getAvatar",
+    tags=["avatars"],
     responses={
         302: {
             "description": (

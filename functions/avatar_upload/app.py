@@ -26,6 +26,9 @@ _TAKE_ERRORS: dict[int, Any] = {
 @app.post(
     "/v1/me/avatar",
     summary="Ask for an avatar upload",
+    operation_id="requestAvatarUpload",
+    tags=["avatars"],
+    security=http.TOKEN,
     responses=http.responses(
         200, AvatarUploadOut, "A presigned S3 POST to upload the image to, within minutes."
     ),
@@ -40,6 +43,9 @@ def request_upload(
 @app.put(
     "/v1/me/avatar",
     summary="Take the uploaded image as my avatar",
+    operation_id="acceptAvatarUpload",
+    tags=["avatars"],
+    security=http.TOKEN,
     responses={
         **http.responses(200, ProfileOut, "The profile with its new avatar_url."),
         **_TAKE_ERRORS,

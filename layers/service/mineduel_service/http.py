@@ -42,7 +42,6 @@ _ERROR_STATUSES = {
     413: "Body too large.",
     415: "The body is not sent as application/json.",
     422: "Well-formed but invalid.",
-    500: "Something went wrong on the server's side (nothing about the game is said).",
 }
 ERRORS: dict[int, Any] = {
     status: {
@@ -51,7 +50,31 @@ ERRORS: dict[int, Any] = {
     }
     for status, description in _ERROR_STATUSES.items()
 }
-"""The OpenAPI ``responses`` of every route: the problem details body of each error status."""
+"""The OpenAPI ``responses`` of every route: the problem details body of each error status.
+(The 500 is documented by the document's generator, ``mineduel.local.openapi``: Powertools
+puts its own response-validation schema there, which these functions never send.)"""
+
+TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
+"""OpenAPI ``security`` of a route that needs a token (a guest's or an account's)."""
+TOKEN_OPTIONAL: list[dict[str, list[str]]] = [{"bearer": []}, {}]
+"""OpenAPI ``security`` of a route that reads a token when one is sent, and answers without."""
+
+ETAG_HEADERS: dict[str, Any] = {
+    "ETag": {
+        "description": "The version of what was read; send it back in `If-None-Match` to be "
+        "told 304 while it is unchanged.",
+        "schema": {"type": "string"},
+    },
+    "Cache-Control": {
+        "description": "`no-cache`: keep the answer, but ask again (with `If-None-Match`).",
+        "schema": {"type": "string"},
+    },
+}
+NOT_MODIFIED: dict[str, Any] = {
+    "description": "Not modified: `If-None-Match` names the current `ETag`; no body.",
+    "headers": ETAG_HEADERS,
+    "content": {},
+}
 
 THROTTLED: dict[str, Any] = {
     "description": "Too many requests: API Gateway's throttle of the route answers "
@@ -72,22 +95,27 @@ LIMITED: dict[str, Any] = {
 
 
 def responses(
-    status: int, model: type[Any], description: str, *, limited: bool = False
+    status: int,
+    model: type[Any],
+    description: str,
+    *,
+    limited: bool = False,
+    headers: dict[str, Any] | None = None,
 ) -> dict[int, Any]:
-    """A route's OpenAPI ``responses``: its success status and model, ``ERRORS`` and the 429
-    (``limited``: the route limits each address too, and says when to retry).
+    """A route's OpenAPI ``responses``: its success status and model (with ``headers``),
+    ``ERRORS`` and the 429 (``limited``: the route limits each address too, and says when to
+    retry).
 
     Powertools drops the success response it would infer from the return annotation as soon
     as ``responses=`` is given, so each route names it here.
     """
-    return {
-        status: {
-            "description": description,
-            "content": {content_types.APPLICATION_JSON: {"model": model}},
-        },
-        **ERRORS,
-        429: LIMITED if limited else THROTTLED,
+    success: dict[str, Any] = {
+        "description": description,
+        "content": {content_types.APPLICATION_JSON: {"model": model}},
     }
+    if headers:
+        success["headers"] = headers
+    return {status: success, **ERRORS, 429: LIMITED if limited else THROTTLED}
 
 
 def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response[Any]:
