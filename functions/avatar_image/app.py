@@ -36,6 +36,7 @@ _NOT_FOUND: dict[int, Any] = {
         },
         **http.ERRORS,
         **_NOT_FOUND,
+        429: http.THROTTLED,
     },
 )
 def show(avatar_id: str) -> Response[Any]:

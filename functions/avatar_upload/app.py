@@ -15,7 +15,7 @@ app = http.new_app()
 _TAKE_ERRORS: dict[int, Any] = {
     404: {**http.ERRORS[404], "description": "No upload to take (none asked for, or not sent)."},
     413: {**http.ERRORS[413], "description": "The upload is over 256 KB."},
-    415: {**http.ERRORS[413], "description": "An image, but not PNG, JPEG or WebP."},
+    415: {**http.ERRORS[415], "description": "An image, but not PNG, JPEG or WebP."},
     422: {
         **http.ERRORS[422],
         "description": "Not a PNG, JPEG or WebP image that decodes, or too small or large.",

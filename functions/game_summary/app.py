@@ -40,7 +40,9 @@ def summary(game_id: str) -> Response[SummaryOut]:
         },
         404: {"description": "A page saying there is no such game.", "content": _HTML},
         409: {"description": "A page saying the game is not finished yet.", "content": _HTML},
+        413: http.ERRORS[413],
         422: http.ERRORS[422],
+        429: http.THROTTLED,
     },
 )
 def share(game_id: str) -> Response[str]:

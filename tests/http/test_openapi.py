@@ -181,6 +181,24 @@ def test_the_500_is_the_body_the_functions_and_the_gateway_really_send(
     assert "ResponseValidationError" not in document["components"]["schemas"]
 
 
+def test_the_gateways_own_answers_are_documented_beside_the_functions(
+    document: dict[str, Any],
+) -> None:
+    """413 and 429 may come from API Gateway itself, as ``{"message"}``, which no function
+    can shape; the guests route's own 429 is problem details with ``Retry-After``."""
+    problem, gateway = "#/components/schemas/ErrorOut", "#/components/schemas/GatewayMessageOut"
+    for method, path, operation in operations(document):
+        answers = operation["responses"]
+        too_large = {k: v["schema"]["$ref"] for k, v in answers["413"]["content"].items()}
+        assert too_large["application/json"] == gateway, (method, path)
+        throttled = {k: v["schema"]["$ref"] for k, v in answers["429"]["content"].items()}
+        if operation["operationId"] == "createGuest":
+            assert throttled == {"application/problem+json": problem, "application/json": gateway}
+            assert "Retry-After" in answers["429"]["headers"]
+        else:
+            assert throttled == {"application/json": gateway}, (method, path)
+
+
 def _refs(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
         for key, value in node.items():

@@ -28,7 +28,7 @@ from mineduel_engine.errors import EngineError
 
 from . import auth, errors
 from .config import get_config
-from .models import ErrorOut, ThrottledOut
+from .models import ErrorOut, GatewayMessageOut
 from .observability import logger, publish_metrics, tracer
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
@@ -49,6 +49,15 @@ ERRORS: dict[int, Any] = {
         "content": {errors.PROBLEM_JSON: {"model": ErrorOut}},
     }
     for status, description in _ERROR_STATUSES.items()
+}
+ERRORS[413] = {
+    "description": "Body too large: over the function's limit (problem details, "
+    "`body-too-large`), or over API Gateway's 10 MB, which the gateway answers itself with "
+    '`{"message": "Request Entity Too Large"}` before any function runs.',
+    "content": {
+        errors.PROBLEM_JSON: {"model": ErrorOut},
+        content_types.APPLICATION_JSON: {"model": GatewayMessageOut},
+    },
 }
 """The OpenAPI ``responses`` of every route: the problem details body of each error status.
 (The 500 is documented by the document's generator, ``mineduel.local.openapi``: Powertools
@@ -79,12 +88,16 @@ NOT_MODIFIED: dict[str, Any] = {
 THROTTLED: dict[str, Any] = {
     "description": "Too many requests: API Gateway's throttle of the route answers "
     '`{"message": "Too Many Requests"}` before any function runs.',
-    "content": {content_types.APPLICATION_JSON: {"model": ThrottledOut}},
+    "content": {content_types.APPLICATION_JSON: {"model": GatewayMessageOut}},
 }
 LIMITED: dict[str, Any] = {
-    **THROTTLED,
-    "description": THROTTLED["description"] + " This route also limits each address: "
-    "`too-many-requests` in the error shape, with `Retry-After`.",
+    "description": "Too many requests: this route limits each address (problem details, "
+    "`too-many-requests`, with `Retry-After`), and API Gateway's throttle of the route answers "
+    '`{"message": "Too Many Requests"}` before any function runs.',
+    "content": {
+        errors.PROBLEM_JSON: {"model": ErrorOut},
+        content_types.APPLICATION_JSON: {"model": GatewayMessageOut},
+    },
     "headers": {
         "Retry-After": {
             "description": "Seconds until the address may try again (the function's own limit).",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mineduel_engine.bot import BOT_LEVELS
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 CLIENT_SEED = r"^[A-Za-z0-9._~-]{0,64}$"
 SeatKind = Literal["account", "guest", "bot", "open"]
@@ -461,10 +461,7 @@ class ErrorOut(_Response):
 
 
 class GatewayMessageOut(_Response):
-    """API Gateway's own answer, sent before any function runs (a throttled request's 429)."""
+    """API Gateway's own answer, sent when no function could shape it: a throttled request's
+    429, a body over 10 MB's 413, a 500 when a function crashed or timed out."""
 
     message: str
-
-
-class ThrottledOut(RootModel[ErrorOut | GatewayMessageOut]):
-    """A 429: API Gateway's throttle (``{"message"}``), or a function's own limit (error shape)."""

@@ -178,9 +178,9 @@ def _header_name(parameter: dict[str, Any]) -> None:
     lower-cases the name it matches on, and the title keeps the original (header names are
     case-insensitive either way)."""
     title = parameter.get("schema", {}).get("title")
-    if parameter.get("in") == "header" and isinstance(title, str):
-        if title.lower() == parameter["name"]:
-            parameter["name"] = title
+    named = parameter.get("in") == "header" and isinstance(title, str)
+    if named and title.lower() == parameter["name"]:
+        parameter["name"] = title
 
 
 def internal_error() -> dict[str, Any]:

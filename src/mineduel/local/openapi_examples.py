@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from mineduel_service.errors import PROBLEM_JSON, ApiError
+from mineduel_service.errors import ApiError
 
 Examples = dict[str, dict[str, Any]]
 
@@ -349,12 +349,27 @@ AVATAR_UPLOAD: dict[str, Any] = {
     "max_bytes": 262144,
     "content_type": "image/png",
 }
-SHARE_PAGE = (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-    "<title>Bot (medium) beat Guest 71ed19 - MineDuel</title>"
-    '<meta property="og:title" content="Bot (medium) beat Guest 71ed19">'
-    "</head><body>...</body></html>"
+_PAGE = (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title} · MineDuel'
+    "</title>{meta}</head><body><h1>{title}</h1><p>{text}</p></body></html>"
 )
+SHARE_PAGES = {
+    200: _PAGE.format(
+        title="Bot (medium) beat Guest 71ed19",
+        meta='<meta property="og:title" content="Bot (medium) beat Guest 71ed19">...',
+        text="Guest 71ed19 resigned. ... (shortened)",
+    ),
+    404: _PAGE.format(
+        title="No such game",
+        meta='<meta name="robots" content="noindex">',
+        text="There is no MineDuel game at this address; check the link you were given.",
+    ),
+    409: _PAGE.format(
+        title="This game is still being played",
+        meta='<meta name="robots" content="noindex">',
+        text="Its page fills in when it ends.",
+    ),
+}
 
 
 def _example(summary: str, value: Any) -> dict[str, Any]:
@@ -537,12 +552,15 @@ _INVALID = _problem(
         {"loc": ["body", "col"], "msg": "Field required", "type": "missing"},
     ],
 )
-_GATEWAY = {
-    429: ("throttled", "API Gateway's throttle", {"message": "Too Many Requests"}),
-    500: ("gateway", "The function could not answer at all", {"message": "Internal Server Error"}),
+_GATEWAY_MESSAGES = {
+    413: ("API Gateway's own answer to a body over 10 MB", "Request Entity Too Large"),
+    429: ("API Gateway's throttle of the route", "Too Many Requests"),
+    500: (
+        "API Gateway's own answer: the function could not answer at all",
+        "Internal Server Error",
+    ),
 }
-_TOO_MANY_GUESTS = _problem(
-    429,
+_TOO_MANY_GUESTS = (
     "too-many-requests",
     "Too many new guests from your address; try again in 42 s.",
     "/v1/guests",
@@ -559,22 +577,15 @@ def request(operation_id: str, schema: str | None) -> Examples:
 
 def response(operation_id: str, status: int, media_type: str, schema: str | None) -> Examples:
     """The examples of one answer of ``operation_id`` (``status``, ``media_type``, ``schema``)."""
-    if status == 429:
-        name, summary, body = _GATEWAY[429]
-        found = {name: _example(summary, body)}
-        if operation_id == "createGuest":
-            found["address"] = _example("The function's own limit per address", _TOO_MANY_GUESTS)
-        return found
-    if status == 500 and media_type != PROBLEM_JSON:
-        name, summary, body = _GATEWAY[500]
-        return {name: _example(summary, body)}
+    if schema == "GatewayMessageOut":
+        summary, message = _GATEWAY_MESSAGES[status]
+        return {"gateway": _example(summary, {"message": message})}
     if media_type.startswith("text/html"):
-        return {"page": _example("The page (shortened)", SHARE_PAGE)}
+        return {"page": _example("The page (shortened)", SHARE_PAGES[status])}
     if schema == "ErrorOut":
         return {"problem": _example("A problem of this kind", _error(operation_id, status))}
-    if operation_id in _BY_OPERATION and status < 300:
-        return copy.deepcopy(_BY_OPERATION[operation_id])
-    found = SUCCESSES.get(schema or "")
+    found = _BY_OPERATION.get(operation_id) if status < 300 else None
+    found = found or SUCCESSES.get(schema or "")
     if found is None:
         raise KeyError(f"{operation_id} {status}: no examples for schema {schema!r}")
     return copy.deepcopy(found)
@@ -583,5 +594,8 @@ def response(operation_id: str, status: int, media_type: str, schema: str | None
 def _error(operation_id: str, status: int) -> dict[str, Any]:
     if status == 422 and (operation_id, status) not in _ERRORS_BY_OPERATION:
         return copy.deepcopy(_INVALID)
-    code, message, path = _ERRORS_BY_OPERATION.get((operation_id, status)) or _ERRORS[status]
+    if (operation_id, status) == ("createGuest", 429):
+        code, message, path = _TOO_MANY_GUESTS
+    else:
+        code, message, path = _ERRORS_BY_OPERATION.get((operation_id, status)) or _ERRORS[status]
     return _problem(status, code, message, path)
