@@ -118,7 +118,9 @@ _ENGINE_REFUSALS: list[tuple[type[engine.EngineError], int, str]] = [
     (engine.UnknownSeat, 403, "not-your-seat"),
     (engine.CellNotCovered, 409, "cell-not-covered"),
     (engine.OffBoard, 422, "off-board"),
-    (engine.UnknownAction, 422, "unknown-action"),
+    (engine.UnknownAction, 422, "bad-action"),  # an action the game's variant does not have
+    (engine.BombUsed, 409, "bomb-used"),
+    (engine.BombNotBehind, 409, "bomb-not-behind"),
     (engine.UnknownVariant, 422, "unknown-variant"),
     (engine.InvalidSettings, 422, "invalid-settings"),
 ]

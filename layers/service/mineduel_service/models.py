@@ -146,6 +146,8 @@ class SeatOut(_Response):
     place: int | None
     rating_before: int | None = None
     rating_after: int | None = None
+    bomb_used: bool | None = Field(default=None, description="mineseeker: the bomb is spent")
+    score: int | None = Field(default=None, description="windows-duel: the seat's points")
 
 
 class TurnOut(_Response):
@@ -187,17 +189,21 @@ class GameOut(_Response):
 
 
 class MoveOut(_Response):
-    """One move of the log."""
+    """One move of the log (``points`` and ``auto_opened`` in windows-duel only)."""
 
     n: int
     seat: int
-    action: Literal["tap", "resign", "timeout"]
+    action: Literal["tap", "bomb", "guess", "reveal", "resign", "timeout"]
     row: int | None
     col: int | None
-    result: Literal["mine", "safe"] | None
+    result: Literal["mine", "safe", "bomb", "miss"] | None
     opened: list[list[int]]
     flagged: list[list[int]]
     at: str
+    points: int | None = Field(default=None, description="windows-duel: +5, -2, -5 or 0")
+    auto_opened: list[list[int]] | None = Field(
+        default=None, description="windows-duel: [row, col, number] opened by auto-reveal"
+    )
 
 
 class CommitOut(_Response):

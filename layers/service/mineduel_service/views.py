@@ -33,6 +33,7 @@ def game_view(record: GameRecord) -> dict[str, Any]:
             "client_seed": seat.client_seed,
             "place": result.places[i] if result else None,
             **rating_change(record, i),
+            **{key: getattr(public, key) for key in settings.spec.seat_fields},
         }
         for i, (seat, public) in enumerate(zip(record.seats, state.seats, strict=True))
     ]

@@ -188,6 +188,51 @@ VERIFICATION_FINISHED: dict[str, Any] = {
         {"seat": 1, "mines": 0, "safe_taps": 1, "out": False, "place": 1, "client_seed": ""},
     ],
 }
+WINDOWS_GAME: dict[str, Any] = {
+    **NEW_GAME,
+    "game_id": "b9952080-362e-4e19-af11-f2c1c1e72738",
+    "variant": "windows-duel",
+    "width": 11,
+    "height": 11,
+    "mines": 15,
+    "mines_left": 14,
+    "seats": [
+        _seat(0, score=-2, player_id=GUEST_ID),
+        _seat(1, score=-5, player_id="bot-hard", name="Bot (hard)"),
+    ],
+    "move_count": 2,
+    "board": ["...b.......", *["." * 11] * 10],
+    "commitment": "7675b7faf2c2292e3a1c8fd8ace4ee97dc027e699e35899aea129cccdcb1a81a",
+    "bot_level": "hard",
+}
+WINDOWS_MOVES: list[dict[str, Any]] = [
+    {
+        "n": 1,
+        "seat": 0,
+        "action": "guess",
+        "row": None,
+        "col": None,
+        "result": "miss",
+        "opened": [],
+        "flagged": [],
+        "at": "2026-11-30T12:16:10Z",
+        "points": -2,
+        "auto_opened": [],
+    },
+    {
+        "n": 2,
+        "seat": 1,
+        "action": "reveal",
+        "row": 0,
+        "col": 3,
+        "result": "mine",
+        "opened": [],
+        "flagged": [],
+        "at": "2026-11-30T12:16:10Z",
+        "points": -5,
+        "auto_opened": [],
+    },
+]
 SUMMARY: dict[str, Any] = {
     "game_id": GAME_ID,
     "variant": "mine-duel",
@@ -446,6 +491,11 @@ SUCCESSES: dict[str, Examples] = {
         "safe": _example(
             "A safe tap, then the bot's reply: the turn is back",
             {"game": PLAYED_GAME, "moves": MOVES},
+        ),
+        "windows-duel": _example(
+            "windows-duel: a wrong guess (its cell hidden from the others), then the bot "
+            "revealed a mine",
+            {"game": WINDOWS_GAME, "moves": WINDOWS_MOVES},
         ),
     },
     "MovesOut": {
