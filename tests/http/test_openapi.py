@@ -246,8 +246,8 @@ def test_every_request_and_answer_has_examples_that_fit_its_schema(
 
 
 def test_try_it_out_sends_bodies_that_work_for_a_new_guest(document: dict[str, Any]) -> None:
-    """The first example is what Swagger UI fills in: a game against the bot, a tap on the
-    centre on move 0 (api.md's defaults would invite nobody and bot one seat)."""
+    """The first example is what Swagger UI fills in: a game against the bot and a tap on the
+    centre on move 0, not a body made up from the schema (``"invite": ["string"]`` is 422)."""
     create = document["paths"]["/v1/games"]["post"]["requestBody"]["content"]
     first = next(iter(create["application/json"]["examples"].values()))["value"]
     assert first in ({}, {"bots": 1})

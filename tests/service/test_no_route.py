@@ -33,7 +33,7 @@ def test_its_route_table_is_the_templates() -> None:
     module = load_handler_module(load_template().functions[FUNCTION])
     expected = _routes_of_the_template()
     lines = "\n".join(f"    {path!r}: {methods!r}," for path, methods in expected.items())
-    assert module.ROUTES == expected, (
+    assert expected == module.ROUTES, (
         "functions/no_route/app.py's ROUTES differs from template.yaml's routes; paste:\n"
         "ROUTES: dict[str, tuple[str, ...]] = {\n" + lines.replace("'", '"') + "\n}"
     )

@@ -1,4 +1,4 @@
-"""template.yaml wires every api.md route to its own function with least privilege, and the
+"""template.yaml wires every docs/api.md route to its own function with least privilege, and the
 local stack provisions exactly what it declares."""
 
 from __future__ import annotations

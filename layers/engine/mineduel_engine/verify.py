@@ -151,7 +151,7 @@ class _Report:
 
 
 def verify_document(doc: Mapping[str, Any]) -> Verdict:
-    """Check a Verification document (api.md) from itself alone; see the module docstring."""
+    """Check a Verification document (docs/api.md) from itself alone; see the module docstring."""
     if not isinstance(doc, Mapping):
         report = _Report()
         report.problem("document", "the document is not a JSON object")
@@ -586,7 +586,7 @@ def build_document(
     state: GameState | None = None,
     seat_details: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The api.md Verification document of a game, with the verdict ``verify_document`` gives.
+    """The docs/api.md Verification document of a game, with the verdict ``verify_document`` gives.
 
     Hidden information never leaks through it: unless ``status`` is ``finished``, the seed and
     the field are left out (null) whatever the caller passes, and every wrong guess shows no cell
@@ -667,7 +667,7 @@ def _seats_of(
     client_seeds: Sequence[str],
     details: Sequence[Mapping[str, Any]] | None,
 ) -> list[dict[str, Any]] | None:
-    """api.md's seats (public counters and places), with the caller's details merged in."""
+    """docs/api.md's seats (public counters and places), with the caller's details merged in."""
     if state is None:
         return None
     extra = state.settings.spec.seat_fields

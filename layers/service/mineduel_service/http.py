@@ -42,6 +42,8 @@ _ERROR_STATUSES = {
     413: "Body too large.",
     415: "The body is not sent as application/json.",
     422: "Well-formed but invalid.",
+    503: "A service the request needs cannot be reached right now (an account token's keys); "
+    "retry.",
 }
 ERRORS: dict[int, Any] = {
     status: {

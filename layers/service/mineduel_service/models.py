@@ -288,7 +288,7 @@ class SummarySeatOut(_Response):
 
 
 class GameSummaryOut(_Response):
-    """api.md's GameSummary: a game in a list."""
+    """docs/api.md's GameSummary: a game in a list."""
 
     game_id: str
     variant: str
@@ -388,7 +388,7 @@ class PlayerSettingsOut(_Response):
 
 
 class ProfileOut(_Response):
-    """api.md's Profile; ``settings`` only in the caller's own."""
+    """docs/api.md's Profile; ``settings`` only in the caller's own."""
 
     player_id: str
     username: str | None
@@ -424,7 +424,7 @@ class ClaimOut(_Response):
 
 
 class SummaryOut(_Response):
-    """api.md's Summary: a finished game, how it played out."""
+    """docs/api.md's Summary: a finished game, how it played out."""
 
     model_config = ConfigDict(extra="allow")
 

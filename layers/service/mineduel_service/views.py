@@ -1,4 +1,4 @@
-"""What a caller sees of a game: api.md's Game and Move objects, built from public data only.
+"""What a caller sees of a game: docs/api.md's Game and Move objects, built from public data only.
 
 The view is made from the record's public state (the engine's ``GameState`` has no hidden
 cells) and its seats; guest token hashes never leave the record. The seed appears only once the
@@ -17,7 +17,7 @@ from .records import GameRecord
 
 
 def game_view(record: GameRecord) -> dict[str, Any]:
-    """api.md's Game object."""
+    """docs/api.md's Game object."""
     state = record.state
     settings = record.settings
     result = state.result
@@ -71,7 +71,7 @@ def rating_change(record: GameRecord, seat: int) -> dict[str, int | None]:
 
 
 def move_view(move: Move, at: str) -> dict[str, Any]:
-    """api.md's Move object: the engine's record plus the time it was played."""
+    """docs/api.md's Move object: the engine's record plus the time it was played."""
     return {**move.to_dict(), "at": at}
 
 
@@ -84,7 +84,7 @@ def etag(body: Any) -> str:
 
 
 def game_summary(record: GameRecord, my_seat: int | None = None) -> dict[str, Any]:
-    """api.md's GameSummary: who sits where, how far it is, and the caller's seat (if any)."""
+    """docs/api.md's GameSummary: who sits where, how far it is, and the caller's seat (if any)."""
     state = record.state
     result = state.result
     active = record.status == "active" and state.turn is not None and record.deadline

@@ -4,9 +4,9 @@ A player's analysis tool, and a way for anyone to check the bot: each input line
 object describing what one seat sees (``docs/bot.md`` lists every key):
 
 - ``variant``: ``mine-duel`` (default), ``mineseeker`` or ``windows-duel``;
-- ``board``: api.md rows (``.`` covered, ``0``-``8`` open, ``A``-``D`` a mine flagged or found by
-  seat 0-3, which counts as a known mine; windows-duel also ``a``/``b`` hit mines and ``?`` the
-  seat's own wrong guesses, known safe);
+- ``board``: docs/api.md rows (``.`` covered, ``0``-``8`` open, ``A``-``D`` a mine flagged or
+  found by seat 0-3, which counts as a known mine; windows-duel also ``a``/``b`` hit mines and
+  ``?`` the seat's own wrong guesses, known safe);
 - ``width``, ``height``, ``mines``: default to the variant's own;
 - mine-duel: ``seats`` (seats still in, default 2); mineseeker: ``seat`` (the seat to move,
   default 0), ``bomb_used`` (default false) and ``options`` (``{"bomb_when_behind": false}``);

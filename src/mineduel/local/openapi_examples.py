@@ -557,6 +557,11 @@ _ERRORS: dict[int, tuple[str, str, str]] = {
         _GAME_PATH + "/moves",
     ),
     500: ("internal-error", "Something went wrong on our side; try again.", _GAME_PATH + "/moves"),
+    503: (
+        "auth-unavailable",
+        "Account sign-in cannot be checked right now; try again.",
+        _GAME_PATH + "/moves",
+    ),
 }
 _ERRORS_BY_OPERATION: dict[tuple[str, int], tuple[str, str, str]] = {
     ("getPlayer", 404): ("player-not-found", "No player has that username.", "/v1/players/zed"),
