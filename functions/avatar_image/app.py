@@ -8,8 +8,10 @@ from aws_lambda_powertools.event_handler import Response
 from mineduel_service import avatars, http
 
 app = http.new_app()
-_NOT_FOUND: dict[int, Any] = {
-    404: {**http.ERRORS[404], "description": "No stored avatar has that id."}
+_ERRORS: dict[int, Any] = {
+    **http.ERRORS,
+    404: {**http.ERRORS[404], "description": "No stored avatar has that id."},
+    429: http.THROTTLED,
 }
 
 
@@ -34,9 +36,7 @@ _NOT_FOUND: dict[int, Any] = {
             },
             "content": {},
         },
-        **http.ERRORS,
-        **_NOT_FOUND,
-        429: http.THROTTLED,
+        **_ERRORS,
     },
 )
 def show(avatar_id: str) -> Response[Any]:

@@ -81,18 +81,18 @@ ETAG_HEADERS: dict[str, Any] = {
         "schema": {"type": "string"},
     },
 }
-NOT_MODIFIED: dict[str, Any] = {
+NOT_MODIFIED: Any = {
     "description": "Not modified: `If-None-Match` names the current `ETag`; no body.",
     "headers": ETAG_HEADERS,
     "content": {},
 }
 
-THROTTLED: dict[str, Any] = {
+THROTTLED: Any = {  # (Any: a route's responses are Powertools' own TypedDict)
     "description": "Too many requests: API Gateway's throttle of the route answers "
     '`{"message": "Too Many Requests"}` before any function runs.',
     "content": {content_types.APPLICATION_JSON: {"model": GatewayMessageOut}},
 }
-LIMITED: dict[str, Any] = {
+LIMITED: Any = {
     "description": "Too many requests: this route limits each address (problem details, "
     "`too-many-requests`, with `Retry-After`), and API Gateway's throttle of the route answers "
     '`{"message": "Too Many Requests"}` before any function runs.',
