@@ -8,14 +8,18 @@ from aws_lambda_powertools.event_handler import Response
 from mineduel_service import avatars, http
 
 app = http.new_app()
-_NOT_FOUND: dict[int, Any] = {
-    404: {**http.ERRORS[404], "description": "No stored avatar has that id."}
+_ERRORS: dict[int, Any] = {
+    **http.ERRORS,
+    404: {**http.ERRORS[404], "description": "No stored avatar has that id."},
+    429: http.THROTTLED,
 }
 
 
 @app.get(
     "/v1/avatars/<avatar_id>",
     summary="Show an avatar",
+    operation_id="getAvatar",
+    tags=["avatars"],
     responses={
         302: {
             "description": (
@@ -32,8 +36,7 @@ _NOT_FOUND: dict[int, Any] = {
             },
             "content": {},
         },
-        **http.ERRORS,
-        **_NOT_FOUND,
+        **_ERRORS,
     },
 )
 def show(avatar_id: str) -> Response[Any]:

@@ -15,7 +15,7 @@ app = http.new_app()
 _TAKE_ERRORS: dict[int, Any] = {
     404: {**http.ERRORS[404], "description": "No upload to take (none asked for, or not sent)."},
     413: {**http.ERRORS[413], "description": "The upload is over 256 KB."},
-    415: {**http.ERRORS[413], "description": "An image, but not PNG, JPEG or WebP."},
+    415: {**http.ERRORS[415], "description": "An image, but not PNG, JPEG or WebP."},
     422: {
         **http.ERRORS[422],
         "description": "Not a PNG, JPEG or WebP image that decodes, or too small or large.",
@@ -26,6 +26,9 @@ _TAKE_ERRORS: dict[int, Any] = {
 @app.post(
     "/v1/me/avatar",
     summary="Ask for an avatar upload",
+    operation_id="requestAvatarUpload",
+    tags=["avatars"],
+    security=http.TOKEN,
     responses=http.responses(
         200, AvatarUploadOut, "A presigned S3 POST to upload the image to, within minutes."
     ),
@@ -40,6 +43,9 @@ def request_upload(
 @app.put(
     "/v1/me/avatar",
     summary="Take the uploaded image as my avatar",
+    operation_id="acceptAvatarUpload",
+    tags=["avatars"],
+    security=http.TOKEN,
     responses={
         **http.responses(200, ProfileOut, "The profile with its new avatar_url."),
         **_TAKE_ERRORS,

@@ -15,6 +15,9 @@ app = http.new_app()
 @app.post(
     "/v1/me/claim",
     summary="Claim a guest's games",
+    operation_id="claimGuest",
+    tags=["accounts"],
+    security=http.TOKEN,
     responses=http.responses(200, ClaimOut, "How many games moved to the account."),
 )
 def claim(request: Annotated[ClaimRequest, Body()]) -> Response[ClaimOut]:

@@ -12,6 +12,9 @@ app = http.new_app()
 @app.post(
     "/v1/games/<game_id>/timeout",
     summary="Claim a passed deadline",
+    operation_id="claimTimeout",
+    tags=["games"],
+    security=http.TOKEN,
     responses=http.responses(200, GameOut, "The Game after the seat to move went out."),
 )
 def claim_timeout(game_id: str) -> Response[GameOut]:

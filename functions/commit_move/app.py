@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body
+from aws_lambda_powertools.event_handler.openapi.params import Body, Header
 from mineduel_service import games, http
 from mineduel_service.models import CommitOut, CommitRequest, ErrorOut
 
@@ -15,16 +15,30 @@ app = http.new_app()
 @app.post(
     "/v1/games/<game_id>/moves",
     summary="Commit a move",
+    operation_id="commitMove",
+    tags=["moves"],
+    security=http.TOKEN,
     responses=http.responses(200, CommitOut, "The Game and every move this request caused."),
 )
 def commit_move(
-    game_id: str, request: Annotated[CommitRequest, Body()]
+    game_id: str,
+    request: Annotated[CommitRequest, Body()],
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            description="Any 1 to 255 printable ASCII characters, new for each move (a UUID): "
+            "a retry with the same key and body gets the first answer (or its refusal) and "
+            "plays nothing; another key is refused 422 `bad-idempotency-key`.",
+            # The service checks the key itself (422 bad-idempotency-key), so the limits are
+            # documented here, not enforced by the request model.
+            json_schema_extra={"minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
+        ),
+    ] = None,
 ) -> Response[CommitOut | ErrorOut]:
     """200 with the Game and every move this request caused (an Idempotency-Key retry
     returns the first answer, or the first refusal, such as the 409 of a missed deadline)."""
-    answer = games.commit_move(
-        http.token(app), game_id, request, http.header(app, "Idempotency-Key")
-    )
+    answer = games.commit_move(http.token(app), game_id, request, idempotency_key)
     return http.json_response(200, answer)
 
 

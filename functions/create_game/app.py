@@ -15,6 +15,9 @@ app = http.new_app()
 @app.post(
     "/v1/games",
     summary="Create a game",
+    operation_id="createGame",
+    tags=["games"],
+    security=http.TOKEN,
     responses=http.responses(201, GameOut, "The new Game, its commitment public."),
 )
 def create_game(

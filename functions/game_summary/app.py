@@ -16,6 +16,8 @@ _HTML: dict[str, Any] = {share_page.CONTENT_TYPE.split(";")[0]: {"schema": {"typ
 @app.get(
     "/v1/games/<game_id>/summary",
     summary="Summarize a finished game",
+    operation_id="getGameSummary",
+    tags=["games"],
     responses=http.responses(200, SummaryOut, "The Summary of the finished game."),
 )
 def summary(game_id: str) -> Response[SummaryOut]:
@@ -26,6 +28,8 @@ def summary(game_id: str) -> Response[SummaryOut]:
 @app.get(
     "/share/<game_id>",
     summary="Share page of a finished game",
+    operation_id="getSharePage",
+    tags=["sharing"],
     responses={
         200: {
             "description": (
@@ -36,7 +40,9 @@ def summary(game_id: str) -> Response[SummaryOut]:
         },
         404: {"description": "A page saying there is no such game.", "content": _HTML},
         409: {"description": "A page saying the game is not finished yet.", "content": _HTML},
+        413: http.ERRORS[413],
         422: http.ERRORS[422],
+        429: http.THROTTLED,
     },
 )
 def share(game_id: str) -> Response[str]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Header
 from mineduel_service import games, http, views
 from mineduel_service.models import GameOut
 
@@ -12,14 +15,31 @@ app = http.new_app()
 @app.get(
     "/v1/games/<game_id>",
     summary="Read a game",
-    responses=http.responses(200, GameOut, "The Game as the caller may see it."),
+    operation_id="getGame",
+    tags=["games"],
+    responses={
+        **http.responses(
+            200, GameOut, "The Game as the caller may see it.", headers=http.ETAG_HEADERS
+        ),
+        304: http.NOT_MODIFIED,
+    },
 )
-def get_game(game_id: str) -> Response[GameOut | None]:
+def get_game(
+    game_id: str,
+    if_none_match: Annotated[
+        str | None,
+        Header(
+            alias="If-None-Match",
+            description="The `ETag` of the game as last read (or `*`): 304 while unchanged.",
+            max_length=4096,
+        ),
+    ] = None,
+) -> Response[GameOut | None]:
     """200 with the public view (one read, no KMS); 304 when ``If-None-Match`` still holds."""
     body = games.get_game(game_id, http.token(app))
     tag = views.etag(body)
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
-    if http.etag_matches(http.header(app, "If-None-Match"), tag):
+    if http.etag_matches(if_none_match, tag):
         return Response(status_code=304, body=None, headers=headers)
     return http.json_response(200, body, headers)
 

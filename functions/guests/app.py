@@ -12,6 +12,8 @@ app = http.new_app()
 @app.post(
     "/v1/guests",
     summary="Issue a guest token",
+    operation_id="createGuest",
+    tags=["accounts"],
     responses=http.responses(201, GuestOut, "A guest token, shown once.", limited=True),
 )
 def create_guest() -> Response[GuestOut]:

@@ -15,6 +15,9 @@ app = http.new_app()
 @app.post(
     "/v1/games/<game_id>/join",
     summary="Join a game",
+    operation_id="joinGame",
+    tags=["games"],
+    security=http.TOKEN,
     responses=http.responses(200, GameOut, "The Game with the caller seated."),
 )
 def join_game(

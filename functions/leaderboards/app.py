@@ -15,6 +15,9 @@ app = http.new_app()
 @app.get(
     "/v1/leaderboards/<variant>",
     summary="Read a variant's leaderboard",
+    operation_id="getLeaderboard",
+    tags=["leaderboards"],
+    security=http.TOKEN_OPTIONAL,
     responses=http.responses(
         200, LeaderboardOut, "A page of the latest snapshot's top 100, and the caller's rank."
     ),

@@ -15,6 +15,8 @@ app = http.new_app()
 @app.get(
     "/v1/games/<game_id>/moves",
     summary="List moves",
+    operation_id="listMoves",
+    tags=["moves"],
     responses=http.responses(200, MovesOut, "The moves numbered above after."),
 )
 def list_moves(

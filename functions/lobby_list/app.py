@@ -16,6 +16,8 @@ app = http.new_app()
 @app.get(
     "/v1/lobby",
     summary="List open games",
+    operation_id="listLobby",
+    tags=["lobby"],
     responses=http.responses(200, GameListOut, "A page of open games, oldest first."),
 )
 def lobby(

@@ -16,6 +16,9 @@ app = http.new_app()
 @app.get(
     "/v1/me/games",
     summary="List my games",
+    operation_id="listMyGames",
+    tags=["accounts"],
+    security=http.TOKEN,
     responses=http.responses(200, GameListOut, "A page of the caller's games."),
 )
 def my_games(
@@ -31,6 +34,9 @@ def my_games(
 @app.get(
     "/v1/me/invites",
     summary="List my invitations",
+    operation_id="listMyInvitations",
+    tags=["accounts"],
+    security=http.TOKEN,
     responses=http.responses(200, GameListOut, "Waiting games with a seat reserved for me."),
 )
 def my_invites() -> Response[GameListOut]:

@@ -16,6 +16,8 @@ app = http.new_app()
 @app.get(
     "/v1/players/<username>",
     summary="Read a player's profile",
+    operation_id="getPlayer",
+    tags=["players"],
     responses=http.responses(200, ProfileOut, "The public profile and statistics."),
 )
 def get_player(username: str) -> Response[ProfileOut]:
@@ -26,6 +28,8 @@ def get_player(username: str) -> Response[ProfileOut]:
 @app.get(
     "/v1/players/<username>/games",
     summary="List a player's finished games",
+    operation_id="listPlayerGames",
+    tags=["players"],
     responses=http.responses(200, GameListOut, "A page of finished games, newest first."),
 )
 def player_games(

@@ -15,6 +15,9 @@ app = http.new_app()
 @app.get(
     "/v1/me",
     summary="Read my profile",
+    operation_id="getMe",
+    tags=["accounts"],
+    security=http.TOKEN,
     responses=http.responses(200, ProfileOut, "The caller's profile, with settings."),
 )
 def get_me() -> Response[ProfileOut]:
@@ -25,6 +28,9 @@ def get_me() -> Response[ProfileOut]:
 @app.put(
     "/v1/me",
     summary="Change my username or settings",
+    operation_id="updateMe",
+    tags=["accounts"],
+    security=http.TOKEN,
     responses=http.responses(200, ProfileOut, "The profile after the change."),
 )
 def update_me(request: Annotated[UpdateMeRequest, Body()]) -> Response[ProfileOut]:

@@ -12,6 +12,9 @@ app = http.new_app()
 @app.post(
     "/v1/games/<game_id>/rematch",
     summary="Start a rematch",
+    operation_id="createRematch",
+    tags=["games"],
+    security=http.TOKEN,
     responses=http.responses(201, GameOut, "The new Game; the other people are invited."),
 )
 def rematch(game_id: str) -> Response[GameOut]:

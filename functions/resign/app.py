@@ -12,6 +12,9 @@ app = http.new_app()
 @app.post(
     "/v1/games/<game_id>/resign",
     summary="Resign",
+    operation_id="resignGame",
+    tags=["games"],
+    security=http.TOKEN,
     responses=http.responses(200, GameOut, "The Game after the seat went out."),
 )
 def resign(game_id: str) -> Response[GameOut]:

@@ -12,6 +12,8 @@ app = http.new_app()
 @app.get(
     "/v1/games/<game_id>/verify",
     summary="Verify a game",
+    operation_id="getVerification",
+    tags=["verification"],
     responses=http.responses(200, VerificationOut, "The Verification document."),
 )
 def verify(game_id: str) -> Response[VerificationOut]:

@@ -12,6 +12,9 @@ app = http.new_app()
 @app.post(
     "/v1/games/<game_id>/decline",
     summary="Decline an invitation",
+    operation_id="declineInvitation",
+    tags=["games"],
+    security=http.TOKEN,
     responses=http.responses(200, GameOut, "The Game with the reserved seat open."),
 )
 def decline(game_id: str) -> Response[GameOut]:
@@ -22,6 +25,9 @@ def decline(game_id: str) -> Response[GameOut]:
 @app.delete(
     "/v1/games/<game_id>",
     summary="Cancel a waiting game",
+    operation_id="cancelGame",
+    tags=["games"],
+    security=http.TOKEN,
     responses=http.responses(200, GameOut, "The Game, cancelled."),
 )
 def cancel(game_id: str) -> Response[GameOut]:

@@ -7,9 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mineduel_engine.bot.position import Position
+from mineduel_engine.bot.probability import components, deduce, grouped
 from mineduel_engine.geometry import bomb_square
 
 from mineduel.cli import main
+from mineduel.commands.analyze import DEFAULT_MAX_WORK, _percent
 
 
 def run_analyze(
@@ -142,3 +145,112 @@ def test_bad_variant_lines_say_why(
     code, [answer] = run_analyze(tmp_path, capsys, json.dumps(line))
     assert code == 1
     assert words in answer["error"]
+
+
+# A constructed board: 151 covered cells next to numbers, in one component of 140 groups whose
+# numbers overlap in two dimensions, so no sweep order keeps the counting programme narrow.
+# Counted exactly it takes minutes and gigabytes (docs/bot.md, "mineduel analyze").
+TANGLED = [
+    ".....2..3.1.1...",
+    "..11..4....4..1.",
+    ".1..12.3.2....1.",
+    "12.212.2.2...4..",
+    ".2.2..1...13...2",
+    "..3.32.....2....",
+    "3.4...111..2.4..",
+    "3..21...1..222.2",
+    ".3..1..21.2.2.1.",
+    ".22..2......312.",
+    "....21..1...3..1",
+    "..1.1...1..2.332",
+    "....111.1.233...",
+    ".......1.1...3.2",
+    "1..1.....123.2.1",
+    ".11.1111..1.1...",
+]
+
+
+def test_the_tangled_board_is_what_it_claims() -> None:
+    settled = grouped(deduce(Position.from_board(16, 16, 51, TANGLED)))
+    assert sum(group.size for group in settled.groups) == 151
+    assert max(len(members) for members in components(settled)) >= 100
+
+
+def test_the_work_budget_stops_a_tangled_board_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, [answer] = run_analyze(tmp_path, capsys, json.dumps({"board": TANGLED}))
+    assert code == 3
+    assert answer["too_hard"] is True
+    assert answer["error"].startswith("too much work: counting this board exactly needs more")
+    assert f"{DEFAULT_MAX_WORK:,} programme steps (--max-work)" in answer["error"]
+
+
+def test_a_time_limit_stops_it_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "tangled.jsonl"
+    source.write_text(json.dumps({"board": TANGLED}) + "\n")
+    code = main(["analyze", "--json", "--max-work", "0", "--time-limit", "0.2", str(source)])
+    captured = capsys.readouterr()
+    assert code == 3
+    assert "0.2 s (--time-limit)" in json.loads(captured.out)["error"]
+    assert "Traceback" not in captured.out + captured.err
+
+
+def test_a_bad_line_outranks_a_too_hard_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (json.dumps({"board": TANGLED}), "{not json")
+    source = tmp_path / "both.jsonl"
+    source.write_text("\n".join(lines) + "\n")
+    assert main(["analyze", "--json", "--max-work", "1000", str(source)]) == 1
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("option", [["--max-work", "-1"], ["--time-limit", "soon"]])
+def test_bad_limits_are_refused_by_the_parser(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["analyze", *option, str(tmp_path / "x.jsonl")])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "argument" in err
+
+
+def test_the_human_view_draws_the_board_in_percent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = [
+        json.dumps({"width": 3, "height": 3, "mines": 2, "board": ["1..", "...", "..."]}),
+        json.dumps({"width": 4, "height": 1, "mines": 2, "board": ["A2.."]}),
+        "{not json",
+    ]
+    source = tmp_path / "positions.jsonl"
+    source.write_text("\n".join(lines) + "\n")
+    assert main(["analyze", "--human", str(source)]) == 1
+    out = capsys.readouterr().out
+    first, second, third = out.split("\n\n")[:3]
+    assert first.splitlines() == [
+        "position 1: mine-duel, 3x3, 2 mines, 2 still hidden",
+        "         0    1    2",
+        "    0    1  33%  20%",
+        "    1  33%  33%  20%",
+        "    2  20%  20%  20%",
+        "move: tap row 0, col 1 (33% a mine)",
+    ]
+    # a flag shows as its letter; certain cells, and only they, show 100% and 0%
+    assert "    0    A    2 100%   0%" in second
+    assert third.startswith("position 3: cannot analyse it: not JSON")
+
+
+def test_a_chance_shows_as_certain_only_when_it_is() -> None:
+    assert _percent(0.001) == "1%"
+    assert _percent(0.999) == "99%"
+    assert (_percent(0.0), _percent(1.0), _percent(0.5)) == ("0%", "100%", "50%")
+
+
+def test_the_help_lists_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["analyze", "--help"])
+    out = capsys.readouterr().out
+    assert "exit codes:" in out and "--max-work" in out and "--time-limit" in out

@@ -13,7 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mineduel_engine.bot.position import Position
-from mineduel_engine.bot.probability import Counts, Inconsistent, outcomes, reveal, solve
+from mineduel_engine.bot.probability import (
+    Budget,
+    Counts,
+    Inconsistent,
+    TooHard,
+    outcomes,
+    reveal,
+    solve,
+)
 from mineduel_engine.geometry import neighbours
 
 
@@ -174,3 +182,38 @@ def test_number_chances_match_brute_force(position: Position, data: st.DataObjec
         direct = solve(reveal(position, cell, number))
         assert after.weight == direct.weight
         assert after.mine == pytest.approx(direct.mine, abs=1e-12)
+
+
+# Open numbers on a diagonal lattice over a 16x16 board: one wide component the programme counts
+# in several thousand terms (past the bounded listing), as the hard positions of real play do.
+LATTICE = [
+    "2..1..1..2..2...",
+    "..3..2..1..4..2.",
+    "....3..2..3..2..",
+    "1..3...........1",
+    ".....4..1..2..1.",
+    ".2..2..1..2..1..",
+    "1..2..3........1",
+    "..4..1.....2..1.",
+    "....1..2..1.....",
+    "2.....1..1......",
+    "..1..1..2..4..3.",
+    ".1.....1.....2..",
+    "1..2.....3..2..1",
+    ".....4..1..2..2.",
+    "....1..1..1.....",
+    "......2..1..1...",
+]
+
+
+def test_a_budget_stops_exactly_where_the_count_would_pass_it() -> None:
+    """A step stops as soon as its terms pass what is left, which is where the whole step
+    would have overdrawn the budget anyway: the same boards pass and fail as before."""
+    position = Position.from_board(16, 16, 51, LATTICE[:9] + ["." * 16] * 7)
+    roomy = Budget(10**9)
+    exact = solve(position, roomy)
+    used = 10**9 - roomy.left
+    assert used > 1000
+    assert solve(position, Budget(used)).mine == exact.mine
+    with pytest.raises(TooHard):
+        solve(position, Budget(used - 1))

@@ -1,4 +1,4 @@
-"""Protocol mineduel/v1: the spec's vectors, and docs/fairness.md as an outsider would use it.
+"""Protocol mineduel/v1: its reference vectors, and docs/fairness.md as an outsider would use it.
 
 The doc's own vectors, its worked example, its printed fields and its reference code are read
 out of docs/fairness.md and checked here, so the published recipe cannot drift from the engine.
@@ -50,7 +50,7 @@ def test_spec_vectors(game_id: str, client_seeds: list[str], first: list[int], t
 
 
 def test_game_key_message_has_one_bar_per_client_seed() -> None:
-    """Two seats without seeds: ``mineduel/v1|<id>||`` (spec's note under the vectors)."""
+    """Two seats without seeds: ``mineduel/v1|<id>||`` (docs/fairness.md, under the vectors)."""
     expected = hmac.new(SPEC_SEED, b"mineduel/v1|g-0001||", hashlib.sha256).digest()
     assert game_key(SPEC_SEED, "g-0001", ["", ""]) == expected
     assert (

@@ -1,4 +1,4 @@
-"""Refused moves raise precise exceptions and change nothing (rules.md: "nothing changes")."""
+"""Refused moves raise precise exceptions and change nothing (docs/rules.md: "nothing changes")."""
 
 from __future__ import annotations
 

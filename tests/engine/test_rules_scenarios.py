@@ -1,7 +1,7 @@
 """Table-driven Mine Duel scenarios (docs/engine.md) on small fields drawn as pictures.
 
 Each row plays a script from a new game and states, by hand, the board, counters, turn and
-result the rules must give. Boards use the api.md alphabet: ``.`` covered, digits open, ``A``
+result the rules must give. Boards use the docs/api.md alphabet: ``.`` covered, digits open, ``A``
 to ``D`` a mine flagged by seat 0 to 3.
 """
 

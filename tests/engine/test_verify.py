@@ -27,6 +27,7 @@ from mineduel_engine import (
     verify_document,
 )
 from mineduel_engine.sample_games import play_sample
+from mineduel_engine.verify import CHECK_NAMES
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GOLDEN_FILES = sorted(GOLDEN.glob("*.json"))
@@ -53,6 +54,8 @@ def test_golden_games_verify(path: Path) -> None:
     assert verdict.problems == ()
     assert doc["verdict"] == verdict.to_dict() == {"checked": True, "ok": True, "problems": []}
     assert len(verdict.checks) >= 6
+    assert verdict.results and all(result.ok for result in verdict.results)
+    assert {result.name for result in verdict.results} <= set(CHECK_NAMES)
 
 
 def test_generate_script_reproduces_the_golden_files() -> None:
@@ -228,6 +231,29 @@ def test_tampering_is_caught(name: str, tamper: Callable[[Doc], None], expected:
     assert verdict.checked
     assert not verdict.ok
     assert any(expected in problem for problem in verdict.problems), verdict.problems
+    # Every problem is filed under exactly one check, and a check failed only with a problem.
+    filed = [detail for result in verdict.failed for detail in result.details]
+    assert sorted(filed) == sorted(verdict.problems)
+    assert all(result.details for result in verdict.failed)
+    assert len({result.name for result in verdict.results}) == len(verdict.results)
+
+
+@pytest.mark.parametrize(
+    ("tamper", "failed"),
+    [
+        (_other_seed, {"commitment", "field", "moves"}),
+        (_winner, {"result"}),
+        (_seat, {"moves"}),
+        (_cut, {"end", "result", "seats"}),
+        (_protocol, {"protocol"}),
+        (_mines, {"settings", "field", "moves"}),
+    ],
+)
+def test_each_problem_fails_its_own_check(tamper: Callable[[Doc], None], failed: set[str]) -> None:
+    doc = load("two-seats-reach")
+    tamper(doc)
+    verdict = verify_document(doc)
+    assert {result.name for result in verdict.failed} == failed, verdict.problems
 
 
 def test_a_timeout_by_a_seat_not_to_move_is_caught() -> None:

@@ -1,4 +1,4 @@
-"""``mineduel verify FILE|URL|-``: reads a document, reports in plain words, exits 0/1/2.
+"""``mineduel verify FILE|URL|-``: reads a document, reports in plain words, exits 0/1/2/3.
 
 URLs are served by a real local HTTP server (http.server on an ephemeral port), so the command's
 urllib path is exercised end to end without any network beyond the loopback.
@@ -78,11 +78,48 @@ def test_a_tampered_file_exits_1_naming_the_problem(
     assert "do not trust it" in out  # the document's own verdict claimed ok
 
 
-def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_tampered_file_lists_its_failed_check_only_under_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verify", str(tampered(tmp_path))]) == 1
+    out = capsys.readouterr().out
+    checked, problems = out.split("problems (")
+    assert "moves, replayed on that field" in problems
+    assert "moves, replayed on that field" not in checked  # the failed check, only there
+    assert "SHA-256 of the seed equals the commitment" in checked  # the ones that held
+    assert problems.startswith("1 check failed, 1 problem):")
+
+
+def test_json_output_gives_every_check_with_its_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["verify", "--json", str(tampered(tmp_path))]) == 1
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["checked"] is True and verdict["ok"] is False
-    assert len(verdict["problems"]) == 1 and verdict["checks"]
+    assert verdict["game_id"] == json.loads(HONEST.read_text())["game_id"]
+    assert len(verdict["problems"]) == 1
+    checks = {check["name"]: check for check in verdict["checks"]}
+    assert set(checks) >= {"protocol", "commitment", "field", "moves", "end", "result", "seats"}
+    assert all(set(c) == {"name", "description", "ok", "details"} for c in checks.values())
+    assert [name for name, c in checks.items() if not c["ok"]] == ["moves"]
+    assert checks["moves"]["details"] == verdict["problems"]
+    assert all(c["details"] == [] for c in checks.values() if c["ok"])
+
+
+def test_json_output_of_an_honest_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--json", str(HONEST)]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["ok"] is True and verdict["problems"] == []
+    assert verdict["checks"] and all(check["ok"] for check in verdict["checks"])
+
+
+def test_the_help_lists_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["verify", "--help"])
+    out = capsys.readouterr().out
+    for code in ("0", "1", "2", "3"):
+        assert f"\n  {code}  " in out
+    assert "not finished" in out
 
 
 def test_standard_input(
@@ -98,13 +135,23 @@ def test_a_url(server: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert "OK: every check holds" in capsys.readouterr().out
 
 
-def test_a_running_game_exits_1_without_problems(
+def test_a_running_game_exits_3_without_problems(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "running.json"
     path.write_text(json.dumps({"game_id": "g", "status": "active", "seed": None, "moves": []}))
-    assert main(["verify", str(path)]) == 1
+    assert main(["verify", str(path)]) == 3
     assert "NOT CHECKED" in capsys.readouterr().out
+    assert main(["verify", "--json", str(path)]) == 3
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict == {
+        "game_id": "g",
+        "status": "active",
+        "checked": False,
+        "ok": False,
+        "problems": [],
+        "checks": [],
+    }
 
 
 @pytest.mark.parametrize(

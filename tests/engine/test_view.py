@@ -1,4 +1,5 @@
-"""The public view comes from the moves, never from the field (rules.md, "All variants").
+"""The public view comes from the moves, never from the field (docs/rules.md, "What every
+variant shares").
 
 The proof: take a game, then a second field that differs from the first only where the moves
 revealed nothing (mines moved between covered cells that no opened cell touches). The same taps

@@ -218,14 +218,17 @@ def test_the_api_document_and_swagger_ui_are_served(stack: RunningStack) -> None
     assert b"SwaggerUIBundle" in asset.body
 
 
-def test_what_the_template_does_not_route_gets_api_gateways_answers(
+def test_what_no_route_matches_reaches_the_default_route_in_the_error_shape(
     stack: RunningStack,
 ) -> None:
     client = ApiClient(http_transport(stack.url))
-    missing = client.call("GET", "/v1/games")
-    assert (missing.status, missing.json()) == (404, {"message": "Not Found"})
-    assert client.call("PATCH", "/v1/games/x").status == 404
-    assert client.call("GET", "/docs/not-an-asset.js").status == 404
+    for path in ("/v1/nothing", "/v2", "/v1/games/x/moves/y"):
+        missing = client.call("GET", path)
+        assert missing.status == 404, path
+        assert missing.headers["content-type"] == "application/problem+json"
+        assert missing.json()["code"] == "no-such-route"
+        assert missing.json()["instance"] == path
+    assert client.call("GET", "/docs/not-an-asset.js").status == 404  # local-only extras
 
 
 @pytest.mark.parametrize(
@@ -245,21 +248,30 @@ def test_an_unknown_method_is_a_json_405_with_the_paths_methods_in_allow(
     client = ApiClient(http_transport(stack.url))
     reply = client.call(method, path, {"x": 1})
     assert reply.status == 405
-    assert reply.headers["content-type"] == "application/json"
+    assert reply.headers["content-type"] == "application/problem+json"
     assert reply.headers["allow"] == allow
     error = reply.json()["error"]
     assert error["code"] == "method-not-allowed"
     assert method in error["message"]
 
 
-def test_a_known_method_on_a_path_routed_for_others_is_api_gateways_404(
-    stack: RunningStack,
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("PUT", "/v1/games", "OPTIONS, POST"),
+        ("GET", "/v1/guests", "OPTIONS, POST"),
+        ("PATCH", "/v1/games/x", "DELETE, GET, OPTIONS"),
+    ],
+)
+def test_a_known_method_on_a_path_routed_for_others_is_the_default_routes_405(
+    stack: RunningStack, method: str, path: str, allow: str
 ) -> None:
     client = ApiClient(http_transport(stack.url))
-    for method, path in [("PUT", "/v1/games"), ("GET", "/v1/guests"), ("PATCH", "/v1/games/x")]:
-        reply = client.call(method, path)
-        assert (reply.status, reply.json()) == (404, {"message": "Not Found"}), (method, path)
-        assert "allow" not in reply.headers
+    reply = client.call(method, path)
+    assert reply.status == 405
+    assert reply.headers["content-type"] == "application/problem+json"
+    assert reply.headers["allow"] == allow
+    assert reply.json()["code"] == "method-not-allowed"
 
 
 @pytest.mark.parametrize(

@@ -47,10 +47,14 @@ def test_every_template_route_reaches_its_function(
         ("GET", "/v1/games//verify"),
     ],
 )
-def test_what_the_template_does_not_route_is_not_found(
+def test_what_no_route_of_the_template_matches_goes_to_its_default_route(
     router: Router, method: str, path: str
 ) -> None:
-    assert router.match(method, path) is None
+    match = router.match(method, path)
+    assert match is not None
+    assert (match.route.route_key, match.route.function) == ("$default", "NoRouteFunction")
+    assert match.path_parameters == {}
+    assert router.match(method, path, fallback=False) is None
 
 
 def test_precedence_literal_then_parameter_then_greedy_then_default() -> None:

@@ -57,7 +57,7 @@ class Reply:
 
     @property
     def error_code(self) -> str | None:
-        """api.md's error code, when the body is an error."""
+        """docs/api.md's error code, when the body is an error."""
         if isinstance(self.body, dict) and isinstance(self.body.get("error"), dict):
             return str(self.body["error"].get("code"))
         return None

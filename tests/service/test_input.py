@@ -1,4 +1,4 @@
-"""Bad input of every kind gets a clear 4xx in api.md's error shape, never a 5xx."""
+"""Bad input of every kind gets a clear 4xx in docs/api.md's error shape, never a 5xx."""
 
 from __future__ import annotations
 

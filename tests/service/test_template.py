@@ -1,4 +1,4 @@
-"""template.yaml wires every api.md route to its own function with least privilege, and the
+"""template.yaml wires every docs/api.md route to its own function with least privilege, and the
 local stack provisions exactly what it declares."""
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ API_MD_ROUTES = {
     ("GET", "/v1/games/{game_id}/moves"): "ListMovesFunction",
     ("GET", "/v1/games/{game_id}/verify"): "VerifyFunction",
     ("GET", "/v1/leaderboards/{variant}"): "LeaderboardFunction",
+    ("ANY", "$default"): "NoRouteFunction",  # whatever no other route matches
 }
 ROOT = Path(__file__).resolve().parents[2]
 SEED_READERS = {

@@ -1,4 +1,4 @@
-"""The move log's records: what each move did, in the shape api.md publishes.
+"""The move log's records: what each move did, in the shape docs/api.md publishes.
 
 A move's ``opened``, ``flagged`` and ``auto_opened`` lists are canonical: sorted by
 ``(row, col)``, so any reimplementation of the rules produces the same record. Times (``at``)
@@ -73,7 +73,7 @@ class Move:
         return self.action == "guess" and self.result == "miss"
 
     def to_record(self) -> dict[str, Any]:
-        """The whole api.md ``Move`` (without ``at``, which the service adds): for the log."""
+        """The whole docs/api.md ``Move`` (without ``at``, which the service adds): for the log."""
         record: dict[str, Any] = {
             "n": self.n,
             "seat": self.seat,
@@ -90,7 +90,7 @@ class Move:
         return record
 
     def view(self, viewer: int | None, finished: bool) -> dict[str, Any]:
-        """The api.md ``Move`` as ``viewer`` may see it (None: a spectator).
+        """The docs/api.md ``Move`` as ``viewer`` may see it (None: a spectator).
 
         Everything is public once the game is finished; before, another seat's wrong guess shows
         no cell.
@@ -106,7 +106,7 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Move:
-        """Parse an api.md ``Move`` object, refusing anything off its documented shape.
+        """Parse a docs/api.md ``Move`` object, refusing anything off its documented shape.
 
         A wrong guess may come without its cell (as a running game shows it to the others);
         such a move can be read but not replayed.

@@ -24,12 +24,12 @@ class Result:
     places: tuple[int, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        """The api.md ``result`` object."""
+        """The docs/api.md ``result`` object."""
         return {"reason": self.reason, "winner": self.winner, "places": list(self.places)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Result:
-        """Parse an api.md ``result`` object."""
+        """Parse a docs/api.md ``result`` object."""
         try:
             reason, winner, places = data["reason"], data["winner"], data["places"]
         except (KeyError, TypeError):

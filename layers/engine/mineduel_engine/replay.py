@@ -19,7 +19,7 @@ from .state import GameState
 
 
 def as_move(record: Move | Mapping[str, Any]) -> Move:
-    """A ``Move`` from either a ``Move`` or its api.md dict (extra keys such as ``at`` ignored)."""
+    """A ``Move`` from a ``Move`` or its docs/api.md dict (extra keys such as ``at`` ignored)."""
     return record if isinstance(record, Move) else Move.from_dict(record)
 
 

@@ -31,7 +31,7 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class VariantSpec:
-    """The board, seats and options of one variant (rules.md).
+    """The board, seats and options of one variant (docs/rules.md).
 
     ``seat_fields`` are the per-seat counters the variant adds to a seat's public state
     (``bomb_used``, ``score``); ``board_chars`` the board characters it adds to ``.``, ``0``-``8``

@@ -112,7 +112,7 @@ class GameState:
         return self.private[seat].wrong_guesses if seat < len(self.private) else ()
 
     def board(self, viewer: int | None = None) -> list[str]:
-        """The api.md ``board`` as ``viewer`` sees it: ``height`` strings of ``width`` characters.
+        """The docs/api.md ``board`` as ``viewer`` sees it: ``height`` strings of ``width`` cells.
 
         ``viewer`` None is a spectator (the public board); a seat also sees ``?`` on the cells it
         guessed wrong that are still covered. Never another seat's private part.

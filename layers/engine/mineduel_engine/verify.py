@@ -39,53 +39,125 @@ STATUSES = ("waiting", "active", "finished")
 RUNNING = ("waiting", "active")
 
 
+CHECK_NAMES: dict[str, str] = {
+    "document": "the document is a JSON object",
+    "protocol": f"the protocol is {PROTOCOL}",
+    "status": "the game is finished and has an id",
+    "settings": "the settings are the variant's own",
+    "options": "the options are the variant's own, with values of the right type",
+    "client-seeds": "every client seed uses only A-Z a-z 0-9 . _ ~ - and at most 64 characters",
+    "commitment": "SHA-256 of the seed equals the commitment published at the start",
+    "field": "the published field is exactly the one the seeds give (mineduel/v1)",
+    "moves": "every move, replayed on that field, was made by the seat to move, was legal, and "
+    "had exactly the logged outcome",
+    "end": "the game ends exactly where the rules end it",
+    "result": "the declared result (reason, winner, places) is the one the rules give",
+    "seats": "every seat's declared counters and place are the ones the rules give",
+    "times": "by the move times, every move came within its turn's deadline",
+    "chain": "every move's chain value follows from the commitment and the records before",
+}
+"""Every check ``verify_document`` can make, by its stable name, with its default wording
+(most checks say more once they know the game: its size, its number of moves...)."""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check: its stable ``name`` (a key of ``CHECK_NAMES``), what it checked in words,
+    whether it held, and each problem it found (empty when it held)."""
+
+    name: str
+    description: str
+    ok: bool
+    details: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"name", "description", "ok", "details"}``."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "ok": self.ok,
+            "details": list(self.details),
+        }
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The outcome of checking a Verification document.
 
     ``checked`` says whether there was anything to check (False while the game runs);
     ``ok`` is True only when checked and every check held; ``problems`` says, in plain words,
-    each thing that failed; ``checks`` lists what was checked, for a human-readable report.
+    each thing that failed, in the order found; ``results`` is the same per check, the ones
+    that held included, in the order they were made.
     """
 
     checked: bool
     ok: bool
     problems: tuple[str, ...] = ()
-    checks: tuple[str, ...] = ()
+    results: tuple[CheckResult, ...] = ()
+
+    @property
+    def checks(self) -> tuple[str, ...]:
+        """What was checked, in words (every check, whether it held or not)."""
+        return tuple(result.description for result in self.results)
+
+    @property
+    def failed(self) -> tuple[CheckResult, ...]:
+        """The checks that did not hold."""
+        return tuple(result for result in self.results if not result.ok)
+
+    @property
+    def passed(self) -> tuple[CheckResult, ...]:
+        """The checks that held."""
+        return tuple(result for result in self.results if result.ok)
 
     def to_dict(self) -> dict[str, Any]:
-        """The api.md ``verdict`` object."""
+        """The Verification document's ``verdict`` object (docs/api.md)."""
         return {"checked": self.checked, "ok": self.ok, "problems": list(self.problems)}
 
 
-NOT_YET = Verdict(
-    checked=False,
-    ok=False,
-    checks=("nothing: the game is not finished, so its seed is still secret",),
-)
+NOT_YET = Verdict(checked=False, ok=False)
+"""A running game: nothing could be checked (its seed is still secret), nothing is wrong."""
 
 
 class _Report:
-    """Collects what was checked and what failed."""
+    """Collects each check made and each problem found, problems filed under their check."""
 
     def __init__(self) -> None:
-        self.checks: list[str] = []
+        self.descriptions: dict[str, str] = {}
+        self.details: dict[str, list[str]] = {}
         self.problems: list[str] = []
 
-    def check(self, what: str) -> None:
-        self.checks.append(what)
+    def check(self, name: str, description: str | None = None) -> None:
+        """Note that check ``name`` is made (worded as ``description``, or its default)."""
+        self.descriptions[name] = description or CHECK_NAMES[name]
+        self.details.setdefault(name, [])
 
-    def problem(self, what: str) -> None:
+    def problem(self, name: str, what: str) -> None:
+        """Record a problem found by check ``name`` (which counts as made)."""
+        if name not in self.descriptions:
+            self.check(name)
+        self.details[name].append(what)
         self.problems.append(what)
 
+    def extend(self, name: str, problems: list[str]) -> None:
+        """Record several problems of check ``name``."""
+        for what in problems:
+            self.problem(name, what)
+
     def verdict(self) -> Verdict:
-        return Verdict(True, not self.problems, tuple(self.problems), tuple(self.checks))
+        results = tuple(
+            CheckResult(name, description, not self.details[name], tuple(self.details[name]))
+            for name, description in self.descriptions.items()
+        )
+        return Verdict(True, not self.problems, tuple(self.problems), results)
 
 
 def verify_document(doc: Mapping[str, Any]) -> Verdict:
-    """Check a Verification document (api.md) from itself alone; see the module docstring."""
+    """Check a Verification document (docs/api.md) from itself alone; see the module docstring."""
     if not isinstance(doc, Mapping):
-        return Verdict(True, False, ("the document is not a JSON object",))
+        report = _Report()
+        report.problem("document", "the document is not a JSON object")
+        return report.verdict()
     if doc.get("seed") is None and doc.get("status") in RUNNING:
         return NOT_YET
     report = _Report()
@@ -97,7 +169,9 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
     published = _read_field(doc, settings, seed_field, report)
     field = seed_field or published
     if settings is None or field is None:
-        report.problem("the moves could not be replayed: the settings or the field are unknown")
+        report.problem(
+            "moves", "the moves could not be replayed: the settings or the field are unknown"
+        )
         return report.verdict()
     replayed = _Replayed()
     state = _replay_log(doc, settings, field, report, replayed)
@@ -116,34 +190,37 @@ def _check_chain(doc: Mapping[str, Any], report: _Report) -> None:
     if not isinstance(moves, list) or not all(isinstance(m, Mapping) for m in moves):
         return
     if not any(CHAIN_FIELD in m for m in moves):
-        report.check("no hash chain to check (the log was published without chain values)")
+        report.check("chain", "no hash chain to check (the log was published without chain values)")
         return
-    report.check("every move's chain value follows from the commitment and the records before")
+    report.check("chain")
     if not isinstance(commitment, str):
-        report.problem("the hash chain cannot be checked: the commitment is missing")
+        report.problem("chain", "the hash chain cannot be checked: the commitment is missing")
         return
     for n in broken_links(commitment, moves):
         report.problem(
+            "chain",
             f"the hash chain breaks at move {n}: its chain value is not the SHA-256 of the "
-            "value before and its record"
+            "value before and its record",
         )
 
 
 def _check_status(doc: Mapping[str, Any], report: _Report) -> None:
     protocol = doc.get("protocol")
-    report.check(f"the protocol is {PROTOCOL}")
+    report.check("protocol")
     if protocol != PROTOCOL:
-        report.problem(f"the protocol is {protocol!r}, not {PROTOCOL!r}")
+        report.problem("protocol", f"the protocol is {protocol!r}, not {PROTOCOL!r}")
+    report.check("status")
     status = doc.get("status")
     if status not in STATUSES:
-        report.problem(f"the status is {status!r}, not one of {', '.join(STATUSES)}")
+        report.problem("status", f"the status is {status!r}, not one of {', '.join(STATUSES)}")
     elif status != "finished":
-        report.problem(f"the seed is published but the game is {status}, not finished")
+        report.problem("status", f"the seed is published but the game is {status}, not finished")
     if not isinstance(doc.get("game_id"), str):
-        report.problem("the game id is missing or not a string")
+        report.problem("status", "the game id is missing or not a string")
 
 
 def _read_settings(doc: Mapping[str, Any], report: _Report) -> Settings | None:
+    report.check("settings")  # (worded once the settings are known)
     seeds = doc.get("client_seeds")
     seats = len(seeds) if isinstance(seeds, list) else 0
     try:
@@ -152,16 +229,19 @@ def _read_settings(doc: Mapping[str, Any], report: _Report) -> Settings | None:
         options = _read_options(doc, str(doc["variant"]), report)
         settings = Settings(str(doc["variant"]), width, height, mines, seats, options)
     except (EngineError, KeyError) as exc:
-        report.problem(f"the game's settings are not playable: {_plain(exc)}")
+        report.problem("settings", f"the game's settings are not playable: {_plain(exc)}")
         return None
     standard = Settings.for_variant(settings.variant, seats, settings.options_dict())
     report.check(
-        f"the settings are {settings.variant}'s own: {width}x{height}, {mines} mines, {seats} seats"
+        "settings",
+        f"the settings are {settings.variant}'s own: {width}x{height}, {mines} mines, {seats} "
+        "seats",
     )
     if settings != standard:
         report.problem(
+            "settings",
             f"{settings.variant} is played on {standard.width}x{standard.height} with "
-            f"{standard.mines} mines, not {width}x{height} with {mines}"
+            f"{standard.mines} mines, not {width}x{height} with {mines}",
         )
     return settings
 
@@ -176,18 +256,21 @@ def _read_options(doc: Mapping[str, Any], variant: str, report: _Report) -> Opti
     if raw is None:
         if spec.options:
             report.problem(
+                "options",
                 f"the game's options are not published ({variant} has "
-                f"{', '.join(o.name for o in spec.options)}); the defaults were assumed"
+                f"{', '.join(o.name for o in spec.options)}); the defaults were assumed",
             )
         return make_options(variant)
-    report.check(f"the options {raw!r} are {variant}'s own, with values of the right type")
+    report.check(
+        "options", f"the options {raw!r} are {variant}'s own, with values of the right type"
+    )
     if not isinstance(raw, Mapping):
-        report.problem(f"the options must be an object, not {raw!r}")
+        report.problem("options", f"the options must be an object, not {raw!r}")
         return make_options(variant)
     try:
         return make_options(variant, raw)
     except EngineError as exc:
-        report.problem(f"the game's options are not valid: {_plain(exc)}")
+        report.problem("options", f"the game's options are not valid: {_plain(exc)}")
         return make_options(variant)
 
 
@@ -201,32 +284,35 @@ def _int(doc: Mapping[str, Any], key: str) -> int:
 def _read_client_seeds(doc: Mapping[str, Any], report: _Report) -> list[str] | None:
     seeds = doc.get("client_seeds")
     if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
-        report.problem("client_seeds must be a list of strings, one per seat")
+        report.problem("client-seeds", "client_seeds must be a list of strings, one per seat")
         return None
-    report.check("every client seed uses only A-Z a-z 0-9 . _ ~ - and at most 64 characters")
+    report.check("client-seeds")
     for seat, seed in enumerate(seeds):
         if not is_valid_client_seed(seed):
-            report.problem(f"seat {seat}'s client seed {seed!r} is not allowed by the protocol")
+            report.problem(
+                "client-seeds", f"seat {seat}'s client seed {seed!r} is not allowed by the protocol"
+            )
     return seeds
 
 
 def _read_seed(doc: Mapping[str, Any], report: _Report) -> bytes | None:
     raw = doc.get("seed")
     if raw is None:
-        report.problem("the game is finished but its seed is not published")
+        report.problem("commitment", "the game is finished but its seed is not published")
         return None
     try:
         seed = bytes.fromhex(raw) if isinstance(raw, str) else None
     except ValueError:
         seed = None
     if seed is None or len(seed) != SEED_BYTES:
-        report.problem(f"the seed must be {SEED_BYTES} bytes in hex, not {raw!r}")
+        report.problem("commitment", f"the seed must be {SEED_BYTES} bytes in hex, not {raw!r}")
         return None
     promised = doc.get("commitment")
-    report.check("SHA-256 of the seed equals the commitment published at the start")
+    report.check("commitment")
     if commitment(seed) != promised:
         report.problem(
-            f"SHA-256 of the seed is {commitment(seed)}, but the commitment was {promised!r}"
+            "commitment",
+            f"SHA-256 of the seed is {commitment(seed)}, but the commitment was {promised!r}",
         )
     return seed
 
@@ -250,13 +336,13 @@ def _read_field(
 ) -> Field | None:
     rows = doc.get("field")
     if rows is None:
-        report.problem("the finished game's field is not published")
+        report.problem("field", "the finished game's field is not published")
         return None
     if derived is not None and rows == derived.to_strings():
-        report.check("the published field is exactly the one the seeds give (mineduel/v1)")
+        report.check("field")
         return derived
     if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
-        report.problem("the published field is malformed: it must be a list of strings")
+        report.problem("field", "the published field is malformed: it must be a list of strings")
         return None
     # The size is checked before parsing, so an oversized field costs nothing to reject.
     if settings is not None:
@@ -266,15 +352,15 @@ def _read_field(
         size = f"within {MAX_SIDE}x{MAX_SIDE}"
         fits = 0 < len(rows) <= MAX_SIDE and all(0 < len(r) <= MAX_SIDE for r in rows)
     if not fits:
-        report.problem(f"the published field is not {size}")
+        report.problem("field", f"the published field is not {size}")
         return None
     try:
         published = Field.from_strings(rows)
     except MalformedRecord as exc:
-        report.problem(f"the published field is malformed: {_plain(exc)}")
+        report.problem("field", f"the published field is malformed: {_plain(exc)}")
         return None
     if derived is not None:
-        report.check("the published field is exactly the one the seeds give (mineduel/v1)")
+        report.check("field")
         differing = [
             r for r, (a, b) in enumerate(zip(rows, derived.to_strings(), strict=True)) if a != b
         ]
@@ -283,7 +369,7 @@ def _read_field(
             if len(differing) == len(rows)
             else "rows " + ", ".join(map(str, differing)) + " differ"
         )
-        report.problem(f"the published field is not the one the seeds give: {which}")
+        report.problem("field", f"the published field is not the one the seeds give: {which}")
     return published
 
 
@@ -301,35 +387,40 @@ def _replay_log(
     """Replay every logged move; None when the log cannot be replayed to its end."""
     records = doc.get("moves")
     if not isinstance(records, list):
-        report.problem("the moves must be a list")
+        report.problem("moves", "the moves must be a list")
         return None
     rules = rules_for(settings.variant)
     state = rules.new_game(settings)
     report.check(
+        "moves",
         f"all {len(records)} moves, replayed on that field, were each made by the seat whose "
         "turn it was, were legal (a covered cell; in mineseeker one bomb a seat, under the "
         "game's options), and had exactly the logged result, opened cells, numbers and flags "
-        "(in windows-duel also points and auto-opened cells; every wrong guess's cell shown)"
+        "(in windows-duel also points and auto-opened cells; every wrong guess's cell shown)",
     )
     for index, record in enumerate(records):
         label = f"move {index + 1}"
         try:
             move = as_move(record)
         except MalformedRecord as exc:
-            report.problem(f"{label} is malformed ({_plain(exc)}); later moves were not checked")
+            report.problem(
+                "moves", f"{label} is malformed ({_plain(exc)}); later moves were not checked"
+            )
             return None
         if move.n != index + 1:
-            report.problem(f"{label} is numbered {move.n}")
+            report.problem("moves", f"{label} is numbered {move.n}")
         if state.finished:
             report.problem(
+                "end",
                 f"the rules end the game at move {index} ({_reason(state)}), but the log goes "
-                f"on for {len(records) - index} more moves"
+                f"on for {len(records) - index} more moves",
             )
             return None
         if move.is_private and (move.row is None or move.col is None):
             report.problem(
+                "moves",
                 f"{label} is a wrong guess whose cell is not published (a finished game shows "
-                "every move's cell); later moves were not checked"
+                "every move's cell); later moves were not checked",
             )
             return None
         stepped = _step(rules, state, field, move, label, report)
@@ -350,13 +441,16 @@ def _step(
     # go on as the seat whose turn it was, so that later moves are still checked.
     turn_bound = move.action == "timeout" or not move.is_elimination
     if turn_bound and state.turn is not None and move.seat != state.turn:
-        report.problem(f"{label} is by seat {move.seat}, but it was seat {state.turn}'s turn")
+        report.problem(
+            "moves", f"{label} is by seat {move.seat}, but it was seat {state.turn}'s turn"
+        )
         seat = state.turn
     try:
         after, actual = replay_move(rules, state, field, move, seat)
     except EngineError as exc:
         report.problem(
-            f"{label} is refused by the rules ({_plain(exc)}); later moves were not checked"
+            "moves",
+            f"{label} is refused by the rules ({_plain(exc)}); later moves were not checked",
         )
         return None
     _compare(move, actual, label, report)
@@ -371,52 +465,62 @@ def _compare(logged: Move, actual: Move, label: str, report: _Report) -> None:
         if actual.action in ("tap", "reveal"):
             truth = "a mine" if actual.result == "mine" else "safe"
             report.problem(
-                f"{label} at {at} is logged as {logged.result!r}, but the cell is {truth}"
+                "moves", f"{label} at {at} is logged as {logged.result!r}, but the cell is {truth}"
             )
         else:
             report.problem(
+                "moves",
                 f"{label} ({actual.action} at {at}) is logged as {logged.result!r}, but the rules "
-                f"give {actual.result!r}"
+                f"give {actual.result!r}",
             )
-    report.problems.extend(
-        f"{label} {text}" for text in describe_cells(logged.opened, actual.opened)
+    report.extend(
+        "moves", [f"{label} {text}" for text in describe_cells(logged.opened, actual.opened)]
     )
-    report.problems.extend(
-        f"{label} {text}" for text in describe_flags(logged.flagged, actual.flagged)
+    report.extend(
+        "moves", [f"{label} {text}" for text in describe_flags(logged.flagged, actual.flagged)]
     )
     if logged.points != actual.points:
-        report.problem(f"{label} logs {logged.points!r} points, but the rules give {actual.points}")
-    report.problems.extend(
-        f"{label} {text}"
-        for text in describe_cells(logged.auto_opened, actual.auto_opened, "auto-opened")
+        report.problem(
+            "moves", f"{label} logs {logged.points!r} points, but the rules give {actual.points}"
+        )
+    report.extend(
+        "moves",
+        [
+            f"{label} {text}"
+            for text in describe_cells(logged.auto_opened, actual.auto_opened, "auto-opened")
+        ],
     )
 
 
 def _check_end(doc: Mapping[str, Any], state: GameState, report: _Report) -> None:
     """The log must stop exactly where the rules end the game, with the declared result."""
-    report.check("the game ends exactly where the rules end it")
+    report.check("end")
     if not state.finished:
         report.problem(
+            "end",
             f"the log stops after move {state.move_count}, but the rules do not end the game "
-            f"there (seat {state.turn} is to move, {state.mines_left} mines still covered)"
+            f"there (seat {state.turn} is to move, {state.mines_left} mines still covered)",
         )
     raw = doc.get("result")
-    report.check("the declared result (reason, winner, places) is the one the rules give")
+    report.check("result")
     if raw is None:
         if state.result is not None:
-            report.problem(f"no result is declared; the rules give {result_text(state.result)}")
+            report.problem(
+                "result", f"no result is declared; the rules give {result_text(state.result)}"
+            )
         return
     try:
         declared = Result.from_dict(raw)
     except MalformedRecord as exc:
-        report.problem(f"the declared result is malformed: {_plain(exc)}")
+        report.problem("result", f"the declared result is malformed: {_plain(exc)}")
         return
     if state.result is None:
-        report.problem("a result is declared, but by the rules the game has not ended")
+        report.problem("result", "a result is declared, but by the rules the game has not ended")
     elif declared != state.result:
         report.problem(
+            "result",
             f"the declared result is {result_text(declared)}, but the rules give "
-            f"{result_text(state.result)}"
+            f"{result_text(state.result)}",
         )
 
 
@@ -429,33 +533,35 @@ def _check_seats(doc: Mapping[str, Any], state: GameState, report: _Report) -> N
     variant = state.settings.variant
     if raw is None:
         if state.settings.spec.seat_fields or state.settings.options:
-            report.problem(f"the seats are not published ({variant} documents carry them)")
+            report.problem("seats", f"the seats are not published ({variant} documents carry them)")
         return  # a mine-duel document from before seats were published
     extra = state.settings.spec.seat_fields
     keys = ", ".join(k.replace("_", " ") for k in (*SEAT_KEYS, *extra, "place"))
-    report.check(f"every seat's declared {keys} are the ones the rules give")
+    report.check("seats", f"every seat's declared {keys} are the ones the rules give")
     if not isinstance(raw, list) or len(raw) != len(state.seats):
-        report.problem(f"the seats must be a list of {len(state.seats)} objects, one per seat")
+        report.problem(
+            "seats", f"the seats must be a list of {len(state.seats)} objects, one per seat"
+        )
         return
     places = state.result.places if state.result else (None,) * len(state.seats)
     seeds = doc.get("client_seeds")
     for i, (declared, actual) in enumerate(zip(raw, state.seats, strict=True)):
         if not isinstance(declared, Mapping):
-            report.problem(f"seat {i} is not an object")
+            report.problem("seats", f"seat {i} is not an object")
             continue
         wanted = _seat_facts(actual, extra, places[i])
         if declared.get("seat", i) != i:
-            report.problem(f"seat {i} is numbered {declared.get('seat')!r}")
+            report.problem("seats", f"seat {i} is numbered {declared.get('seat')!r}")
         for key, value in wanted.items():
             got = declared.get(key)
             if got != value or type(got) is not type(value):
                 name = key.replace("_", " ")
                 report.problem(
-                    f"seat {i}'s {name} is declared {got!r}, but the rules give {value!r}"
+                    "seats", f"seat {i}'s {name} is declared {got!r}, but the rules give {value!r}"
                 )
         seed = declared.get("client_seed", seeds[i]) if isinstance(seeds, list) else None
         if isinstance(seeds, list) and i < len(seeds) and seed != seeds[i]:
-            report.problem(f"seat {i}'s client seed differs from client_seeds[{i}]")
+            report.problem("seats", f"seat {i}'s client seed differs from client_seeds[{i}]")
 
 
 def _seat_facts(seat: SeatState, extra: Sequence[str], place: int | None) -> dict[str, Any]:
@@ -474,10 +580,11 @@ def _check_times(doc: Mapping[str, Any], done: _Replayed, report: _Report) -> No
     if problems is None:
         return
     report.check(
+        "times",
         f"by the move times, every move came within its turn's {limit} s deadline and every "
-        "timeout after it"
+        "timeout after it",
     )
-    report.problems.extend(problems)
+    report.extend("times", problems)
 
 
 def _reason(state: GameState) -> str:
@@ -503,7 +610,7 @@ def build_document(
     state: GameState | None = None,
     seat_details: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The api.md Verification document of a game, with the verdict ``verify_document`` gives.
+    """The docs/api.md Verification document of a game, with the verdict ``verify_document`` gives.
 
     Hidden information never leaks through it: unless ``status`` is ``finished``, the seed and
     the field are left out (null) whatever the caller passes, and every wrong guess shows no cell
@@ -584,7 +691,7 @@ def _seats_of(
     client_seeds: Sequence[str],
     details: Sequence[Mapping[str, Any]] | None,
 ) -> list[dict[str, Any]] | None:
-    """api.md's seats (public counters and places), with the caller's details merged in."""
+    """docs/api.md's seats (public counters and places), with the caller's details merged in."""
     if state is None:
         return None
     extra = state.settings.spec.seat_fields

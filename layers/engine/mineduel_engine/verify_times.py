@@ -2,7 +2,7 @@
 
 The verifier cannot read the server's clock, so times prove less than the field and the moves
 do; still, when every move carries its ``at`` time and the document its ``move_deadline_s``,
-two things can be checked from the log alone (rules.md, "Move deadline"):
+two things can be checked from the log alone (docs/rules.md, "Move deadline"):
 
 - a move on the board (tap, bomb, guess, reveal) was committed before its turn's deadline
   (turn start + ``move_deadline_s``);

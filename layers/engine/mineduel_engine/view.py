@@ -36,14 +36,14 @@ def public_cells(settings: Settings, moves: Iterable[Move], viewer: int | None =
 
 
 def public_board(settings: Settings, moves: Iterable[Move], viewer: int | None = None) -> list[str]:
-    """The api.md ``board`` as ``viewer`` sees it, from the moves alone."""
+    """The docs/api.md ``board`` as ``viewer`` sees it, from the moves alone."""
     joined = "".join(public_cells(settings, moves, viewer))
     w = settings.width
     return [joined[r * w : (r + 1) * w] for r in range(settings.height)]
 
 
 def moves_view(moves: Sequence[Move], viewer: int | None, finished: bool) -> list[dict[str, Any]]:
-    """The api.md ``Move`` objects as ``viewer`` may see them (``Move.view`` for each)."""
+    """The docs/api.md ``Move`` objects as ``viewer`` may see them (``Move.view`` for each)."""
     return [move.view(viewer, finished) for move in moves]
 
 

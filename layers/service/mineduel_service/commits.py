@@ -56,7 +56,7 @@ def commit_move(
 ) -> dict[str, Any]:
     """Play the caller's armed move and every bot reply it triggers, exactly once.
 
-    Returns api.md's ``{"game", "moves"}``; raises ``ApiError`` for every refusal (an
+    Returns docs/api.md's ``{"game", "moves"}``; raises ``ApiError`` for every refusal (an
     Idempotency-Key retry of a refused commit is refused again the same way).
     """
     cred = credential(token)

@@ -40,7 +40,7 @@ class SeedUnavailable(ApiError):
 
 
 def new_seed() -> bytes:
-    """32 bytes from the operating system's CSPRNG (fairness.md step 1)."""
+    """32 bytes from the operating system's CSPRNG (docs/fairness.md step 1)."""
     return secrets.token_bytes(SEED_BYTES)
 
 

@@ -19,7 +19,7 @@ PROBLEM_JSON = "application/problem+json"
 
 
 class ApiError(Exception):
-    """A refusal with its HTTP status and api.md error code."""
+    """A refusal with its HTTP status and docs/api.md error code."""
 
     def __init__(
         self,

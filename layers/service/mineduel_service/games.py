@@ -1,6 +1,6 @@
 """The use cases the handlers call, one each, gathered so a handler names exactly one.
 
-Each use case returns a domain result (api.md's objects as plain data) or raises an
+Each use case returns a domain result (docs/api.md's objects as plain data) or raises an
 ``errors.ApiError``; ``http`` alone turns those into HTTP answers.
 """
 

@@ -28,7 +28,7 @@ from mineduel_engine.errors import EngineError
 
 from . import auth, errors
 from .config import get_config
-from .models import ErrorOut, ThrottledOut
+from .models import ErrorOut, GatewayMessageOut
 from .observability import logger, publish_metrics
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
@@ -42,7 +42,8 @@ _ERROR_STATUSES = {
     413: "Body too large.",
     415: "The body is not sent as application/json.",
     422: "Well-formed but invalid.",
-    500: "Something went wrong on the server's side (nothing about the game is said).",
+    503: "A service the request needs cannot be reached right now (an account token's keys); "
+    "retry.",
 }
 ERRORS: dict[int, Any] = {
     status: {
@@ -51,17 +52,54 @@ ERRORS: dict[int, Any] = {
     }
     for status, description in _ERROR_STATUSES.items()
 }
-"""The OpenAPI ``responses`` of every route: the problem details body of each error status."""
+ERRORS[413] = {
+    "description": "Body too large: over the function's limit (problem details, "
+    "`body-too-large`), or over API Gateway's 10 MB, which the gateway answers itself with "
+    '`{"message": "Request Entity Too Large"}` before any function runs.',
+    "content": {
+        errors.PROBLEM_JSON: {"model": ErrorOut},
+        content_types.APPLICATION_JSON: {"model": GatewayMessageOut},
+    },
+}
+"""The OpenAPI ``responses`` of every route: the problem details body of each error status.
+(The 500 is documented by the document's generator, ``mineduel.local.openapi``: Powertools
+puts its own response-validation schema there, which these functions never send.)"""
 
-THROTTLED: dict[str, Any] = {
+TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
+"""OpenAPI ``security`` of a route that needs a token (a guest's or an account's)."""
+TOKEN_OPTIONAL: list[dict[str, list[str]]] = [{"bearer": []}, {}]
+"""OpenAPI ``security`` of a route that reads a token when one is sent, and answers without."""
+
+ETAG_HEADERS: dict[str, Any] = {
+    "ETag": {
+        "description": "The version of what was read; send it back in `If-None-Match` to be "
+        "told 304 while it is unchanged.",
+        "schema": {"type": "string"},
+    },
+    "Cache-Control": {
+        "description": "`no-cache`: keep the answer, but ask again (with `If-None-Match`).",
+        "schema": {"type": "string"},
+    },
+}
+NOT_MODIFIED: Any = {
+    "description": "Not modified: `If-None-Match` names the current `ETag`; no body.",
+    "headers": ETAG_HEADERS,
+    "content": {},
+}
+
+THROTTLED: Any = {  # (Any: a route's responses are Powertools' own TypedDict)
     "description": "Too many requests: API Gateway's throttle of the route answers "
     '`{"message": "Too Many Requests"}` before any function runs.',
-    "content": {content_types.APPLICATION_JSON: {"model": ThrottledOut}},
+    "content": {content_types.APPLICATION_JSON: {"model": GatewayMessageOut}},
 }
-LIMITED: dict[str, Any] = {
-    **THROTTLED,
-    "description": THROTTLED["description"] + " This route also limits each address: "
-    "`too-many-requests` in the error shape, with `Retry-After`.",
+LIMITED: Any = {
+    "description": "Too many requests: this route limits each address (problem details, "
+    "`too-many-requests`, with `Retry-After`), and API Gateway's throttle of the route answers "
+    '`{"message": "Too Many Requests"}` before any function runs.',
+    "content": {
+        errors.PROBLEM_JSON: {"model": ErrorOut},
+        content_types.APPLICATION_JSON: {"model": GatewayMessageOut},
+    },
     "headers": {
         "Retry-After": {
             "description": "Seconds until the address may try again (the function's own limit).",
@@ -72,22 +110,27 @@ LIMITED: dict[str, Any] = {
 
 
 def responses(
-    status: int, model: type[Any], description: str, *, limited: bool = False
+    status: int,
+    model: type[Any],
+    description: str,
+    *,
+    limited: bool = False,
+    headers: dict[str, Any] | None = None,
 ) -> dict[int, Any]:
-    """A route's OpenAPI ``responses``: its success status and model, ``ERRORS`` and the 429
-    (``limited``: the route limits each address too, and says when to retry).
+    """A route's OpenAPI ``responses``: its success status and model (with ``headers``),
+    ``ERRORS`` and the 429 (``limited``: the route limits each address too, and says when to
+    retry).
 
     Powertools drops the success response it would infer from the return annotation as soon
     as ``responses=`` is given, so each route names it here.
     """
-    return {
-        status: {
-            "description": description,
-            "content": {content_types.APPLICATION_JSON: {"model": model}},
-        },
-        **ERRORS,
-        429: LIMITED if limited else THROTTLED,
+    success: dict[str, Any] = {
+        "description": description,
+        "content": {content_types.APPLICATION_JSON: {"model": model}},
     }
+    if headers:
+        success["headers"] = headers
+    return {status: success, **ERRORS, 429: LIMITED if limited else THROTTLED}
 
 
 def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response[Any]:

@@ -68,7 +68,7 @@ def games_by_id(game_ids: list[str]) -> dict[str, GameRecord]:
 
 
 def running_games(player_id: str) -> list[dict[str, Any]]:
-    """The player's waiting and active games as GameSummaries, in the order api.md gives."""
+    """The player's waiting and active games as GameSummaries, in the order docs/api.md gives."""
     items = query_all(prefix_query(player_id, "GAME#A#"))
     seats = {item["game_id"]["S"]: int(item["seat"]["N"]) for item in items}
     games = games_by_id(list(seats))

@@ -22,7 +22,6 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    RootModel,
     model_serializer,
     model_validator,
 )
@@ -338,7 +337,7 @@ class SummarySeatOut(_Response):
 
 
 class GameSummaryOut(_Response):
-    """api.md's GameSummary: a game in a list."""
+    """docs/api.md's GameSummary: a game in a list."""
 
     game_id: str
     variant: str
@@ -438,7 +437,7 @@ class PlayerSettingsOut(_Response):
 
 
 class ProfileOut(_Response):
-    """api.md's Profile; ``settings`` only in the caller's own."""
+    """docs/api.md's Profile; ``settings`` only in the caller's own."""
 
     player_id: str
     username: str | None
@@ -474,7 +473,7 @@ class ClaimOut(_Response):
 
 
 class SummaryOut(_Response):
-    """api.md's Summary: a finished game, how it played out."""
+    """docs/api.md's Summary: a finished game, how it played out."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -517,10 +516,7 @@ class ErrorOut(_Response):
 
 
 class GatewayMessageOut(_Response):
-    """API Gateway's own answer, sent before any function runs (a throttled request's 429)."""
+    """API Gateway's own answer, sent when no function could shape it: a throttled request's
+    429, a body over 10 MB's 413, a 500 when a function crashed or timed out."""
 
     message: str
-
-
-class ThrottledOut(RootModel[ErrorOut | GatewayMessageOut]):
-    """A 429: API Gateway's throttle (``{"message"}``), or a function's own limit (error shape)."""

@@ -55,7 +55,7 @@ def recent_months(now: datetime, count: int = MONTHS_SHOWN) -> list[str]:
 
 
 def stats_view(profile: Profile) -> dict[str, Any]:
-    """api.md's ``stats``, with the last six months (months without games show zeros)."""
+    """docs/api.md's ``stats``, with the last six months (months without games show zeros)."""
     s = profile.stats
     return {
         "games": s.games,
@@ -88,7 +88,7 @@ def ratings_view(player_id: str, stored: dict[str, PlayerRating]) -> dict[str, A
 def profile_view(
     profile: Profile, ratings: dict[str, PlayerRating], *, own: bool
 ) -> dict[str, Any]:
-    """api.md's Profile; the settings only for the player themself."""
+    """docs/api.md's Profile; the settings only for the player themself."""
     view: dict[str, Any] = {
         "player_id": profile.player_id,
         "username": profile.username,

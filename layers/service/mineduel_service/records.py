@@ -106,7 +106,7 @@ class GameRecord:
 
     @property
     def client_seeds(self) -> list[str]:
-        """One client seed per seat, in seat order (fairness.md step 4)."""
+        """One client seed per seat, in seat order (docs/fairness.md step 4)."""
         return [seat.client_seed for seat in self.seats]
 
     def evolve(self, **changes: Any) -> GameRecord:

@@ -1,4 +1,4 @@
-"""What a caller sees of a game: api.md's Game and Move objects, built from public data only.
+"""What a caller sees of a game: docs/api.md's Game and Move objects, built from public data only.
 
 The view is made from the record's public state (the engine's ``GameState`` has no hidden
 cells) and its seats; guest token hashes never leave the record. The seed appears only once the
@@ -17,7 +17,7 @@ from .records import GameRecord
 
 
 def game_view(record: GameRecord, viewer: int | None = None) -> dict[str, Any]:
-    """api.md's Game object as ``viewer`` (a seat, or None for anybody else) may see it: the
+    """docs/api.md's Game object as ``viewer`` (a seat, or None for anybody else) may see it: the
     public board, plus ``?`` on the viewer's own wrong guesses in windows-duel."""
     state = record.state
     settings = record.settings
@@ -81,7 +81,7 @@ def move_record(move: Move, at: str) -> dict[str, Any]:
 
 
 def move_view(stored: dict[str, Any], viewer: int | None, finished: bool) -> dict[str, Any]:
-    """api.md's Move as ``viewer`` may see it: while the game runs, another seat's wrong guess
+    """docs/api.md's Move as ``viewer`` may see it: while the game runs, another seat's wrong guess
     shows no cell (everything is public once it is finished)."""
     private = stored.get("action") == "guess" and stored.get("result") == "miss"
     if not private or finished or viewer == stored.get("seat"):
@@ -105,7 +105,7 @@ def etag(body: Any) -> str:
 
 
 def game_summary(record: GameRecord, my_seat: int | None = None) -> dict[str, Any]:
-    """api.md's GameSummary: who sits where, how far it is, and the caller's seat (if any)."""
+    """docs/api.md's GameSummary: who sits where, how far it is, and the caller's seat (if any)."""
     state = record.state
     result = state.result
     active = record.status == "active" and state.turn is not None and record.deadline

@@ -4,9 +4,9 @@ A player's analysis tool, and a way for anyone to check the bot: each input line
 object describing what one seat sees (``docs/bot.md`` lists every key):
 
 - ``variant``: ``mine-duel`` (default), ``mineseeker`` or ``windows-duel``;
-- ``board``: api.md rows (``.`` covered, ``0``-``8`` open, ``A``-``D`` a mine flagged or found by
-  seat 0-3, which counts as a known mine; windows-duel also ``a``/``b`` hit mines and ``?`` the
-  seat's own wrong guesses, known safe);
+- ``board``: docs/api.md rows (``.`` covered, ``0``-``8`` open, ``A``-``D`` a mine flagged or
+  found by seat 0-3, which counts as a known mine; windows-duel also ``a``/``b`` hit mines and
+  ``?`` the seat's own wrong guesses, known safe);
 - ``width``, ``height``, ``mines``: default to the variant's own;
 - mine-duel: ``seats`` (seats still in, default 2); mineseeker: ``seat`` (the seat to move,
   default 0), ``bomb_used`` (default false) and ``options`` (``{"bomb_when_behind": false}``);
@@ -16,9 +16,14 @@ object describing what one seat sees (``docs/bot.md`` lists every key):
 Each output line is ``{"probabilities": [[...]], "move": {"action", "row", "col"}}`` (rows of
 floats, null for open cells, 1.0 for known mines, 0.0 for known-safe ``?`` cells; ``move`` null
 when nothing is covered), plus ``bomb`` (mineseeker: the square with the most expected mines)
-or ``guess`` and ``reveal`` (windows-duel: the best of each and its expected points). A line
-that cannot be read, or a board no mine layout fits, gives ``{"error": "..."}`` and the exit
-code 1 (2 if the input itself cannot be opened).
+or ``guess`` and ``reveal`` (windows-duel: the best of each and its expected points). With
+``--human`` (the default when standard output is a terminal) each position is drawn instead: the
+board with every covered cell's chance in percent, then the move.
+
+Counting is exact, and on a pathological board (a wide, tangled frontier) exact counting can
+take minutes and gigabytes; so it runs under a work budget (``--max-work`` programme steps,
+and ``--time-limit`` seconds if given): past it the line answers ``{"error": ...}`` saying so,
+instead of hanging. Exit codes: ``EXIT_CODES``.
 """
 
 from __future__ import annotations
@@ -26,14 +31,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from mineduel_engine import InvalidSettings
 from mineduel_engine.bot import BOT_LEVELS, DEFAULT_LEVEL, Position, SeatView, decide, solve
 from mineduel_engine.bot.choice import best_cells
 from mineduel_engine.bot.mineseeker import square_values
+from mineduel_engine.bot.probability import Budget, TooHard
 from mineduel_engine.bot.windows import guess_value, reveal_value
 from mineduel_engine.fairness import bot_stream
 from mineduel_engine.settings import SEAT_LETTERS, VARIANT_SPECS, make_options, spec_of
@@ -41,10 +48,72 @@ from mineduel_engine.state import WRONG_GUESS
 
 HELP = "Exact mine probabilities and the bot's move for positions (JSON lines)."
 DEFAULT_COMMITMENT = "0" * 64
+DEFAULT_MAX_WORK = 1_000_000
+"""Programme steps one position may take (``probability.Budget``): 1 to 2 s and 80 MB on a
+2-core machine. Real games' positions take a few thousand; only constructed, tangled
+frontiers come near it."""
+
+OK, BAD_LINE, UNREADABLE, TOO_HARD = 0, 1, 2, 3
+EXIT_CODES = {
+    OK: "every position was analysed",
+    BAD_LINE: "a line is not a position (its answer says why), or no mine layout fits it",
+    UNREADABLE: "the input could not be opened",
+    TOO_HARD: "a position needed more work than --max-work or --time-limit allow (and no line "
+    "was bad)",
+}
 
 
 class BadLine(ValueError):
     """One input line is not a position this command can analyse; the message says why."""
+
+
+class TimedBudget(Budget):
+    """The engine's work budget, plus a wall-clock limit (the engine itself reads no clock)."""
+
+    def __init__(self, terms: int, seconds: float | None, clock: Callable[[], float]) -> None:
+        super().__init__(terms)
+        self._clock = clock
+        self._deadline = None if seconds is None else clock() + seconds
+
+    def spend(self, terms: int) -> None:
+        """Spend as the engine does; also stop once the time is up."""
+        super().spend(terms)
+        if self._deadline is not None and self._clock() > self._deadline:
+            raise TooHard("the board needs more time than the limit allows")
+
+
+class Limits:
+    """How much work one position may take: programme steps (None: no limit) and seconds."""
+
+    def __init__(
+        self,
+        max_work: int | None = DEFAULT_MAX_WORK,
+        time_limit: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.max_work = max_work
+        self.time_limit = time_limit
+        self._clock = clock
+
+    def budget(self) -> Budget | None:
+        """A fresh budget for one position (None when nothing limits it)."""
+        if self.max_work is None and self.time_limit is None:
+            return None
+        terms = self.max_work if self.max_work is not None else sys.maxsize
+        return TimedBudget(terms, self.time_limit, self._clock)
+
+    def exceeded(self) -> str:
+        """The message of a position that passed the budget: what stopped it, what to do."""
+        parts = []
+        if self.max_work is not None:
+            parts.append(f"{self.max_work:,} programme steps (--max-work)")
+        if self.time_limit is not None:
+            parts.append(f"{self.time_limit:g} s (--time-limit)")
+        return (
+            f"too much work: counting this board exactly needs more than {' or '.join(parts)}; "
+            "its covered cells next to numbers form a wide, tangled frontier. Raise the limit "
+            "(--max-work 0 --time-limit 0 lifts both) to wait for the exact answer"
+        )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -56,40 +125,123 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_LEVEL,
         help=f"the bot level whose move is reported (default {DEFAULT_LEVEL})",
     )
+    shape = parser.add_mutually_exclusive_group()
+    shape.add_argument(
+        "--human",
+        dest="human",
+        action="store_true",
+        default=None,
+        help="draw each board with its chances in percent (the default on a terminal)",
+    )
+    shape.add_argument(
+        "--json",
+        dest="human",
+        action="store_false",
+        help="one JSON object per line (the default when the output is not a terminal)",
+    )
+    parser.add_argument(
+        "--max-work",
+        type=_whole,
+        default=DEFAULT_MAX_WORK,
+        metavar="STEPS",
+        help=f"programme steps one position may take (default {DEFAULT_MAX_WORK:,}, 1 to 2 s; "
+        "0: no limit)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="seconds one position may take (default: none; 0: none)",
+    )
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = "exit codes:\n" + "\n".join(
+        f"  {code}  {meaning}" for code, meaning in EXIT_CODES.items()
+    )
+
+
+def _whole(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("give 0 (no limit) or more")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("give 0 (no limit) or more seconds")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
-    """Analyse every line; return 0 if all were analysed, 1 if one failed, 2 if unreadable."""
+    """Analyse every line; return the exit code (``EXIT_CODES``)."""
     source = str(args.source)
+    human = sys.stdout.isatty() if args.human is None else bool(args.human)
+    limits = Limits(args.max_work or None, args.time_limit or None)
     try:
         if source == "-":
-            return analyze_all(sys.stdin, str(args.level))
+            return analyze_all(sys.stdin, str(args.level), limits, human)
         with Path(source).open(encoding="utf-8") as lines:
-            return analyze_all(lines, str(args.level))
+            return analyze_all(lines, str(args.level), limits, human)
     except OSError as exc:
         print(f"mineduel analyze: cannot read {source}: {exc.strerror}", file=sys.stderr)
-        return 2
+        return UNREADABLE
 
 
-def analyze_all(lines: Iterable[str], level: str) -> int:
-    """Print one answer per non-blank line; 1 if any line failed, else 0."""
-    code = 0
-    for line in lines:
+def analyze_all(
+    lines: Iterable[str],
+    level: str,
+    limits: Limits | None = None,
+    human: bool = False,
+    out: TextIO | None = None,
+) -> int:
+    """Print one answer per non-blank line (JSON, or drawn for people); return the exit code."""
+    limits = limits or Limits()
+    out = out or sys.stdout
+    bad = too_hard = False
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        result = analyze_line(line, level)
-        code = max(code, 1 if "error" in result else 0)
-        print(json.dumps(result), flush=True)
-    return code
+        result, view = _analyze(line, level, limits)
+        if "error" in result:
+            if result.get("too_hard"):
+                too_hard = True
+            else:
+                bad = True
+        if human:
+            print(draw(number, view, result), file=out, flush=True)
+        else:
+            print(json.dumps(result), file=out, flush=True)
+    return BAD_LINE if bad else TOO_HARD if too_hard else OK
 
 
-def analyze_line(line: str, level: str = DEFAULT_LEVEL) -> dict[str, Any]:
-    """The answer for one input line: chances and the bot's move, or an error."""
+def analyze_line(
+    line: str, level: str = DEFAULT_LEVEL, limits: Limits | None = None
+) -> dict[str, Any]:
+    """The answer for one input line: chances and the bot's move, or an error (with
+    ``"too_hard": true`` when the work budget stopped the count)."""
+    return _analyze(line, level, limits or Limits())[0]
+
+
+def _analyze(line: str, level: str, limits: Limits) -> tuple[dict[str, Any], SeatView | None]:
+    """The answer, and the position it is about (None when the line is not one)."""
     try:
         view, commitment, move_number = parse(line)
-        solution = solve(view.position)
     except (BadLine, ValueError) as exc:
-        return {"error": str(exc)}
+        return {"error": str(exc)}, None
+    try:
+        solution = solve(view.position, limits.budget())
+    except TooHard:
+        return {"error": limits.exceeded(), "too_hard": True}, view
+    except ValueError as exc:  # no mine layout fits (``Inconsistent``)
+        return {"error": str(exc)}, view
     position = view.position
     width = position.width
     chances = solution.mine
@@ -108,7 +260,7 @@ def analyze_line(line: str, level: str = DEFAULT_LEVEL) -> dict[str, Any]:
             answer["bomb"] = best_square(position, chances)
         elif view.variant == "windows-duel":
             answer.update(best_guess_and_reveal(width, chances))
-    return answer
+    return answer, view
 
 
 def best_square(position: Position, chances: dict[int, float]) -> dict[str, Any]:
@@ -213,3 +365,63 @@ def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise BadLine(f"{key} must be an integer")
     return value
+
+
+def draw(number: int, view: SeatView | None, answer: dict[str, Any]) -> str:
+    """One position for people: the board with each covered cell's mine chance in percent
+    (``100%`` and ``0%`` only when certain), open cells as their numbers, known mines as
+    their letters, then the move and the variant's best actions."""
+    title = f"position {number}"
+    if view is None:
+        return f"{title}: cannot analyse it: {answer['error']}\n"
+    position = view.position
+    head = (
+        f"{title}: {view.variant}, {position.width}x{position.height}, {position.mines} mines, "
+        f"{position.mines_left} still hidden"
+    )
+    if "error" in answer:
+        return f"{head}\n  cannot analyse it: {answer['error']}\n"
+    width = position.width
+    rows = answer["probabilities"]
+    lines = [head, "     " + "".join(f"{col:>5}" for col in range(width))]
+    for row in range(position.height):
+        shown = [_cell(position.cells[row * width + col], rows[row][col]) for col in range(width)]
+        lines.append(f"{row:>5}" + "".join(f"{text:>5}" for text in shown))
+    move = answer["move"]
+    if move is None:
+        lines.append("nothing is covered: no move")
+    else:
+        chance = rows[move["row"]][move["col"]]
+        lines.append(
+            f"move: {move['action']} row {move['row']}, col {move['col']} "
+            f"({_percent(chance)} a mine)"
+        )
+    if "bomb" in answer:
+        bomb = answer["bomb"]
+        lines.append(
+            f"best bomb: centred on row {bomb['row']}, col {bomb['col']}, "
+            f"{bomb['expected_mines']:.2f} mines expected"
+        )
+    for action in ("guess", "reveal"):
+        if action in answer:
+            best = answer[action]
+            lines.append(
+                f"best {action}: row {best['row']}, col {best['col']}, "
+                f"{best['points'] + 0.0:+.2f} points expected"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _cell(char: str, chance: float | None) -> str:
+    """A covered cell as its chance; any other as it shows on the board."""
+    if char not in (".", WRONG_GUESS) or chance is None:
+        return char
+    return _percent(chance)
+
+
+def _percent(chance: float) -> str:
+    """A chance in whole percent, where 0% and 100% mean certain: an uncertain chance shows
+    at least 1% and at most 99%."""
+    if chance in (0.0, 1.0):
+        return f"{round(chance * 100)}%"
+    return f"{min(99, max(1, round(chance * 100)))}%"

@@ -1,9 +1,10 @@
 """``mineduel verify FILE|URL|-``: check a finished game from its Verification document.
 
-The engine does the checking and no I/O; this command only reads the document (a file, an
-http(s) URL or standard input), prints what was checked and every problem in plain words, and
-sets the exit code: 0 when every check holds, 1 when one fails (or the game is not finished,
-so nothing could be checked), 2 when the input cannot be read as a JSON object.
+The engine does the checking and no I/O (``verify_document``, the single source of the checks);
+this command only reads the document (a file, an http(s) URL or standard input), prints the
+checks that held and, under problems, the ones that failed with what each found, and sets an
+exit code a script can act on (``EXIT_CODES``). ``--json`` prints the same as one object, with
+every check's name, whether it held, and its details.
 """
 
 from __future__ import annotations
@@ -23,6 +24,16 @@ HELP = "Check a finished game from its Verification document (FILE, URL or -)."
 TIMEOUT_S = 30
 MAX_BYTES = 16 * 1024 * 1024
 
+OK, FAILED, UNREADABLE, NOT_FINISHED = 0, 1, 2, 3
+EXIT_CODES = {
+    OK: "every check holds: the game was played fairly on the committed field",
+    FAILED: "at least one check failed (listed under problems)",
+    UNREADABLE: "the input could not be read as a JSON object (missing file, HTTP error, not "
+    "JSON); a one-line message on standard error",
+    NOT_FINISHED: "the game is not finished: its seed is still secret, so nothing could be "
+    "checked yet (nothing is wrong either)",
+}
+
 
 class Unreadable(Exception):
     """The input could not be read or is not a JSON object; the message says why."""
@@ -37,7 +48,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(e.g. .../v1/games/<id>/verify) or - for standard input",
     )
     parser.add_argument(
-        "--json", action="store_true", help="print the verdict as JSON instead of a report"
+        "--json",
+        action="store_true",
+        help='print the verdict as one JSON object instead of a report: "checked", "ok", '
+        '"problems" and "checks" (each with "name", "description", "ok", "details")',
+    )
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = "exit codes:\n" + "\n".join(
+        f"  {code}  {meaning}" for code, meaning in EXIT_CODES.items()
     )
 
 
@@ -47,13 +65,30 @@ def run(args: argparse.Namespace) -> int:
         doc = load(str(args.source), sys.stdin)
     except Unreadable as exc:
         print(f"mineduel verify: {exc}", file=sys.stderr)
-        return 2
+        return UNREADABLE
     verdict = verify_document(doc)
     if args.json:
-        print(json.dumps({**verdict.to_dict(), "checks": list(verdict.checks)}, indent=2))
+        print(json.dumps(as_json(doc, verdict), indent=2))
     else:
         print(report(doc, verdict))
-    return 0 if verdict.ok else 1
+    return exit_code(verdict)
+
+
+def exit_code(verdict: Verdict) -> int:
+    """``OK``, ``FAILED`` or ``NOT_FINISHED`` (see ``EXIT_CODES``)."""
+    if not verdict.checked:
+        return NOT_FINISHED
+    return OK if verdict.ok else FAILED
+
+
+def as_json(doc: Mapping[str, Any], verdict: Verdict) -> dict[str, Any]:
+    """The ``--json`` object: the game, the verdict and every check with its details."""
+    return {
+        "game_id": doc.get("game_id"),
+        "status": doc.get("status"),
+        **verdict.to_dict(),
+        "checks": [result.to_dict() for result in verdict.results],
+    }
 
 
 def load(source: str, stdin: TextIO) -> Mapping[str, Any]:
@@ -105,18 +140,26 @@ def _fetch(url: str) -> str:
 
 
 def report(doc: Mapping[str, Any], verdict: Verdict) -> str:
-    """The human-readable report: the game, what was checked, each problem, the conclusion."""
+    """The human-readable report: the game, the checks that held, then each check that
+    failed (only there, under problems) with what it found, and the conclusion."""
     lines = [f"game {doc.get('game_id')!s} ({doc.get('variant')!s}, status {doc.get('status')!s})"]
     if not verdict.checked:
         lines.append("NOT CHECKED: the game is not finished; its seed stays secret until it ends.")
         return "\n".join(lines)
-    lines.append("checked that:")
-    lines.extend(f"  - {check}" for check in verdict.checks)
+    if verdict.passed:
+        lines.append("checked that:")
+        lines.extend(f"  - {result.description}" for result in verdict.passed)
     if verdict.ok:
         lines.append("OK: every check holds; this game was played fairly on the committed field.")
     else:
-        lines.append(f"problems ({len(verdict.problems)}):")
-        lines.extend(f"  ! {problem}" for problem in verdict.problems)
+        failed = verdict.failed
+        lines.append(
+            f"problems ({len(failed)} {'check' if len(failed) == 1 else 'checks'} failed, "
+            f"{len(verdict.problems)} {'problem' if len(verdict.problems) == 1 else 'problems'}):"
+        )
+        for result in failed:
+            lines.append(f"  x {result.description}")
+            lines.extend(f"      ! {detail}" for detail in result.details)
         lines.append("FAILED: this document does not show a fair game.")
     claimed = doc.get("verdict")
     if isinstance(claimed, Mapping) and claimed.get("ok") is True and not verdict.ok:

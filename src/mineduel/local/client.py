@@ -94,7 +94,7 @@ class ApiClient:
         return guest
 
     def create_game(self, **options: Any) -> dict[str, Any]:
-        """``POST /v1/games`` with ``options`` (api.md's defaults for the rest)."""
+        """``POST /v1/games`` with ``options`` (docs/api.md's defaults for the rest)."""
         reply = self.call("POST", "/v1/games", options)
         _expect(reply, 201)
         game: dict[str, Any] = reply.json()

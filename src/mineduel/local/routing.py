@@ -80,8 +80,14 @@ class Router:
         found = [c.route for c in self._routes]
         return [*found, self._default] if self._default else found
 
-    def match(self, method: str, path: str) -> Match | None:
-        """The route API Gateway would pick for ``method path``, or None (API Gateway's 404)."""
+    @property
+    def default(self) -> Route | None:
+        """The ``$default`` route, if the API has one."""
+        return self._default
+
+    def match(self, method: str, path: str, *, fallback: bool = True) -> Match | None:
+        """The route API Gateway would pick for ``method path``: a route for that method and
+        path, else (with ``fallback``) the ``$default`` route, else None (API Gateway's 404)."""
         wanted = _segments(path)
         for candidate in self._routes:
             if candidate.route.method.upper() not in (method.upper(), "ANY"):
@@ -89,7 +95,7 @@ class Router:
             params = _bind(candidate.segments, wanted)
             if params is not None:
                 return Match(candidate.route, params)
-        if self._default is not None:
+        if fallback and self._default is not None:
             return Match(self._default, {})
         return None
 

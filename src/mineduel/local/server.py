@@ -20,7 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from mineduel_service.errors import ApiError
+from mineduel_service.errors import PROBLEM_JSON, ApiError
 
 from . import swagger
 from .cors import Cors
@@ -52,15 +52,26 @@ class LocalClock:
     fire_due: Callable[[], list[str]]
 
 
-def _json(status: int, payload: Any, extra: list[tuple[str, str]] | None = None) -> HttpResponse:
+def _json(
+    status: int,
+    payload: Any,
+    extra: list[tuple[str, str]] | None = None,
+    content_type: str = "application/json",
+) -> HttpResponse:
     body = json.dumps(payload).encode("utf-8")
-    return HttpResponse(status, [("content-type", "application/json"), *(extra or [])], body)
+    return HttpResponse(status, [("content-type", content_type), *(extra or [])], body)
 
 
 def _local_error(
-    status: int, code: str, message: str, extra: list[tuple[str, str]] | None = None
+    status: int,
+    code: str,
+    message: str,
+    extra: list[tuple[str, str]] | None = None,
+    path: str | None = None,
 ) -> HttpResponse:
-    return _json(status, ApiError(status, code, message).body(), extra)
+    """An error of the local stack itself, in the API's problem details shape."""
+    body = ApiError(status, code, message).body(path)
+    return _json(status, body, extra, PROBLEM_JSON)
 
 
 class LocalApi:
@@ -108,8 +119,8 @@ class LocalApi:
     def _unknown_method(self, request: HttpRequest) -> HttpResponse:
         """405 in the API's error shape, with the methods the path does have in ``Allow``.
 
-        (A known method on a path routed for other methods only is API Gateway's 404: HTTP
-        API matches a route by method and path together and has no 405 of its own.)
+        (A known method on a path routed for other methods only goes to the ``$default``
+        route, as on AWS: HTTP API matches a route by method and path together.)
         """
         allowed = self.methods_for(request.path)
         method = request.method[:32]
@@ -118,13 +129,17 @@ class LocalApi:
             if allowed
             else f"{method} is not a method of this API, and nothing is routed at this path."
         )
-        answer = _local_error(405, "method-not-allowed", message, [("allow", ", ".join(allowed))])
+        answer = _local_error(
+            405, "method-not-allowed", message, [("allow", ", ".join(allowed))], request.path
+        )
         return self._cors.decorate(request, answer) if self._cors is not None else answer
 
     def methods_for(self, path: str) -> list[str]:
         """The methods ``path`` answers to (routes, local extras, CORS preflight), sorted."""
         found = {
-            method for method in GATEWAY_METHODS if self._router.match(method, path) is not None
+            method
+            for method in GATEWAY_METHODS
+            if self._router.match(method, path, fallback=False) is not None
         } | _local_methods(path)
         if found and self._cors is not None:
             found.add("OPTIONS")

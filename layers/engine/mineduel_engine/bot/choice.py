@@ -1,6 +1,6 @@
 """Public tie-breaks: pick among equally good cells with the bot's public stream.
 
-Every draw comes from ``fairness.bot_stream(commitment, move number)`` (fairness.md step 8),
+Every draw comes from ``fairness.bot_stream(commitment, move number)`` (docs/fairness.md step 8),
 so anybody who sees the game can re-run each bot choice.
 """
 

@@ -1,6 +1,6 @@
 """A public position: what the board shows, read into the shape the bot's arithmetic needs.
 
-The bot is only ever handed public information (the api.md board strings and the mine count),
+The bot is only ever handed public information (the docs/api.md board strings and the mine count),
 never a field or a seed, so every type here is built from those alone.
 """
 
@@ -22,7 +22,7 @@ NUMBER_CHARS = frozenset("012345678")
 class Position:
     """A public board: covered cells, open numbers and flagged (known) mines.
 
-    ``cells`` holds one api.md character per cell in index order. ``mines`` is the total mine
+    ``cells`` holds one docs/api.md character per cell in index order. ``mines`` is the total mine
     count of the game; flagged cells are known mines, so ``mines_left`` are still covered.
     ``safe`` are covered cells the seat knows to be safe although the board does not show it
     (its own wrong guesses in windows-duel): empty for everything public.
@@ -53,7 +53,7 @@ class Position:
 
     @classmethod
     def from_board(cls, width: int, height: int, mines: int, board: Sequence[str]) -> Position:
-        """Read api.md ``board`` rows (``height`` strings of ``width`` characters).
+        """Read docs/api.md ``board`` rows (``height`` strings of ``width`` characters).
 
         A ``?`` (a seat's own wrong guess, on its own board) is a covered cell known safe.
         """

@@ -646,6 +646,10 @@ def count_component(
         weights = [comb(step.size, m) for m in range(step.size + 1)]
         nxt: dict[tuple[int, ...], Poly] = {}
         record: Transitions = []
+        # The step's terms so far (they only grow): once past what the budget has left, the
+        # step would overdraw it anyway, so it stops there rather than after a costly step.
+        grown = 0
+        room = budget.left if budget is not None else -1
         for state, poly in layer.items():
             moves = _moves(step, state)
             record.append((state, poly, moves))
@@ -655,7 +659,11 @@ def count_component(
                 size = min(len(poly) + m, limit + 1)
                 if target is None:
                     target = nxt[new_state] = [0] * size
+                    grown += size
+                    if grown > room >= 0:
+                        _overdraw(budget, grown)
                 elif len(target) < size:
+                    grown += size - len(target)
                     target.extend([0] * (size - len(target)))
                 for t in range(size - m):
                     if poly[t]:
@@ -666,6 +674,12 @@ def count_component(
             budget.spend(sum(map(len, nxt.values())))
     cells = [system.groups[g].cells for g in order]
     return Component(cells, steps, transitions, layer.get((), []))
+
+
+def _overdraw(budget: Budget | None, terms: int) -> None:
+    """Spend ``terms`` the budget does not have: raises ``TooHard``."""
+    if budget is not None:
+        budget.spend(terms)
 
 
 LISTED_NODES = 200

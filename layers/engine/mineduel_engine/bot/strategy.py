@@ -13,7 +13,7 @@ with whatever its number tells the next seat. So the bot:
    all) plus its best remaining chance, and for a blank, which floods open a region nobody can
    foresee, a fixed allowance. A cell whose number is already determined tells the opponent
    nothing new, so its haul is just the board as it stands;
-3. breaks ties from the public stream (fairness.md step 8).
+3. breaks ties from the public stream (docs/fairness.md step 8).
 
 Every look-ahead board is counted under a budget; on a board too costly to count, the bot
 falls back to the exact greedy choice, or to local counting if even that is too costly: a
