@@ -184,6 +184,9 @@ class GameOut(_Response):
     seed: str | None
     result: ResultOut | None
     bot_level: str | None = None
+    daily: str | None = Field(
+        default=None, description="The day (YYYY-MM-DD) of a daily duel game; null otherwise"
+    )
 
 
 class MoveOut(_Response):
@@ -294,6 +297,7 @@ class GameSummaryOut(_Response):
     turn: TurnOut | None
     move_count: int
     my_seat: int | None
+    daily: str | None = None
 
 
 class GameListOut(_Response):

@@ -45,6 +45,10 @@ COMPRESSION = 9
 LOBBY_INDEX = "lobby"
 PENDING_INDEX = "pending"
 PENDING_SHARDS = 8
+FINISHED_INDEX = "finished"
+FINISHED_SHARDS = 8
+"""Finished games by the month they ended (the monthly export reads them): eight partitions a
+month, so the games ending at any one moment spread over them."""
 
 
 class WriteConflict(Exception):
@@ -141,6 +145,7 @@ def game_item(record: GameRecord) -> dict[str, Any]:
         **_deadline_index(record),
         **_lobby_index(record),
         **_pending_index(record),
+        **_finished_index(record),
         **_rating_record(record),
     }
 
@@ -175,6 +180,23 @@ def _pending_index(record: GameRecord) -> dict[str, Any]:
     return {
         "pending_shard": {"S": pending_shard(record.game_id)},
         "pending_at": {"S": f"{record.ended_at or ''}#{record.game_id}"},
+    }
+
+
+def finished_shard(month: str, game_id: str) -> str:
+    """The ``finished`` index partition of a game that ended in ``month`` (``YYYY-MM``)."""
+    digest = hashlib.sha256(game_id.encode("utf-8")).digest()
+    return f"FIN#{month}#{digest[3] % FINISHED_SHARDS}"
+
+
+def _finished_index(record: GameRecord) -> dict[str, Any]:
+    """``fin_shard``/``fin_at`` once the game is finished: the sparse ``finished`` index lists
+    each month's finished games by when they ended."""
+    if record.status != "finished" or not record.ended_at:
+        return {}
+    return {
+        "fin_shard": {"S": finished_shard(record.ended_at[:7], record.game_id)},
+        "fin_at": {"S": f"{record.ended_at}#{record.game_id}"},
     }
 
 

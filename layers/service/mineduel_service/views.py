@@ -57,6 +57,7 @@ def game_view(record: GameRecord) -> dict[str, Any]:
         "seed": record.seed_hex if finished else None,
         "result": result.to_dict() if result else None,
         "bot_level": record.bot_level if any(s.kind == "bot" for s in record.seats) else None,
+        "daily": record.daily,
     }
 
 
@@ -108,4 +109,5 @@ def game_summary(record: GameRecord, my_seat: int | None = None) -> dict[str, An
         "turn": {"seat": state.turn, "deadline": record.deadline} if active else None,
         "move_count": state.move_count,
         "my_seat": my_seat,
+        "daily": record.daily,
     }

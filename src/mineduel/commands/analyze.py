@@ -1,4 +1,10 @@
-"""``mineduel analyze FILE|-``: exact mine chances and the bot's move for positions.
+"""``mineduel analyze FILE|-``: exact mine chances and the bot's move for positions;
+``mineduel analyze --game FILE|URL|-``: a finished game's luck against skill.
+
+``--game`` reads a Verification document (as ``mineduel verify`` does) and prints its analysis
+as one JSON object: exactly what ``GET /v1/games/{game_id}/analysis`` serves, because both are
+the engine's ``analysis.analyze_document`` on the same document (docs/analysis.md). Exit codes:
+0 analysed, 1 the document is not a finished game whose moves replay, 2 it cannot be read.
 
 A player's analysis tool, and a way for anyone to check the bot: each input line is one JSON
 object describing what one seat sees (``docs/bot.md`` lists every key):
@@ -31,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from mineduel_engine import InvalidSettings
+from mineduel_engine.analysis import AnalysisError, analyze_document
 from mineduel_engine.bot import BOT_LEVELS, DEFAULT_LEVEL, Position, SeatView, decide, solve
 from mineduel_engine.bot.choice import best_cells
 from mineduel_engine.bot.mineseeker import square_values
@@ -38,6 +45,8 @@ from mineduel_engine.bot.windows import guess_value, reveal_value
 from mineduel_engine.fairness import bot_stream
 from mineduel_engine.settings import SEAT_LETTERS, VARIANT_SPECS, make_options, spec_of
 from mineduel_engine.state import WRONG_GUESS
+
+from .verify import Unreadable, load
 
 HELP = "Exact mine probabilities and the bot's move for positions (JSON lines)."
 DEFAULT_COMMITMENT = "0" * 64
@@ -49,7 +58,15 @@ class BadLine(ValueError):
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add ``analyze``'s arguments."""
-    parser.add_argument("source", metavar="FILE|-", help="JSON lines of positions, or - for stdin")
+    parser.add_argument(
+        "source", metavar="FILE|-", nargs="?", help="JSON lines of positions, or - for stdin"
+    )
+    parser.add_argument(
+        "--game",
+        metavar="FILE|URL|-",
+        help="analyse a finished game instead: its Verification document (a file, an http(s) "
+        "URL such as .../v1/games/<id>/verify, or - for standard input)",
+    )
     parser.add_argument(
         "--level",
         choices=BOT_LEVELS,
@@ -60,6 +77,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Analyse every line; return 0 if all were analysed, 1 if one failed, 2 if unreadable."""
+    if args.game is not None:
+        return analyze_game(str(args.game))
+    if args.source is None:
+        print("mineduel analyze: give positions (FILE or -) or --game FILE|URL|-", file=sys.stderr)
+        return 2
     source = str(args.source)
     try:
         if source == "-":
@@ -69,6 +91,22 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"mineduel analyze: cannot read {source}: {exc.strerror}", file=sys.stderr)
         return 2
+
+
+def analyze_game(source: str) -> int:
+    """Print the analysis of the finished game whose Verification document is at ``source``."""
+    try:
+        doc = load(source, sys.stdin)
+    except Unreadable as exc:
+        print(f"mineduel analyze: {exc}", file=sys.stderr)
+        return 2
+    try:
+        result = analyze_document(doc)
+    except AnalysisError as exc:
+        print(f"mineduel analyze: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result))
+    return 0
 
 
 def analyze_all(lines: Iterable[str], level: str) -> int:
