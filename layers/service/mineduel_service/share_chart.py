@@ -56,18 +56,13 @@ def chart(analysis: dict[str, Any], names: Sequence[str]) -> str:
     def y(value: float) -> float:
         return TOP + inner_h * (1.0 - value / top)
 
+    label = "Mines found against mines expected, move by move: " + "; ".join(
+        f"{name}: {s['mines']} found, {float(s['expected_mines']):.1f} expected"
+        for name, s in zip(names, analysis["seats"], strict=False)
+    )
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
-        'aria-labelledby="luck-title luck-desc" xmlns="http://www.w3.org/2000/svg">',
-        '<title id="luck-title">Mines found against mines expected, move by move</title>',
-        '<desc id="luck-desc">'
-        + _text(
-            "; ".join(
-                f"{name}: {s['mines']} found, {s['expected_mines']:.1f} expected"
-                for name, s in zip(names, analysis["seats"], strict=False)
-            )
-        )
-        + "</desc>",
+        f'aria-label="{_text(label)}" xmlns="http://www.w3.org/2000/svg">'
     ]
     step = max(1, int(top) // 5)
     for tick in range(0, int(top) + 1, step):
