@@ -46,9 +46,10 @@ from mineduel_engine.fairness import bot_stream
 from mineduel_engine.settings import SEAT_LETTERS, VARIANT_SPECS, make_options, spec_of
 from mineduel_engine.state import WRONG_GUESS
 
-from .verify import Unreadable, load
+from .sources import Unreadable
+from .verify import load
 
-HELP = "Exact mine probabilities and the bot's move for positions (JSON lines)."
+HELP = "Exact mine chances and the bot's move for positions; --game: luck and skill."
 DEFAULT_COMMITMENT = "0" * 64
 
 

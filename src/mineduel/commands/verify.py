@@ -1,9 +1,13 @@
-"""``mineduel verify FILE|URL|-``: check a finished game from its Verification document.
+"""``mineduel verify FILE|URL|-``: check finished games from their Verification documents.
 
-The engine does the checking and no I/O; this command only reads the document (a file, an
-http(s) URL or standard input), prints what was checked and every problem in plain words, and
-sets the exit code: 0 when every check holds, 1 when one fails (or the game is not finished,
-so nothing could be checked), 2 when the input cannot be read as a JSON object.
+The engine does the checking and no I/O; this command only reads the documents (a file, an
+http(s) URL or standard input; one document, or NDJSON with one a line, gzip-compressed or not,
+a URL followed page by page: ``sources``), prints what was checked and every problem in plain
+words, and sets the exit code: 0 when every check of every game holds, 1 when one fails (or a
+game is not finished, so nothing could be checked), 2 when the input cannot be read.
+
+One document gets the full report (every check, every problem); a stream gets one line per game
+that failed and a summary, and ``--json`` gives every game's verdict.
 """
 
 from __future__ import annotations
@@ -13,19 +17,18 @@ import json
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from itertools import chain
 from pathlib import Path
 from typing import Any, TextIO
 
 from mineduel_engine import Verdict, verify_document
 
-HELP = "Check a finished game from its Verification document (FILE, URL or -)."
+from .sources import Entry, Unreadable, documents
+
+HELP = "Check finished games from Verification documents (FILE, URL or -; NDJSON too)."
 TIMEOUT_S = 30
 MAX_BYTES = 16 * 1024 * 1024
-
-
-class Unreadable(Exception):
-    """The input could not be read or is not a JSON object; the message says why."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,8 +36,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "source",
         metavar="FILE|URL|-",
-        help="a Verification document: a file, an http(s) URL "
-        "(e.g. .../v1/games/<id>/verify) or - for standard input",
+        help="a Verification document, or NDJSON of them (an export, gzip or not): a file, an "
+        "http(s) URL (e.g. .../v1/games/<id>/verify, .../v1/players/<name>/games/export) or - "
+        "for standard input",
     )
     parser.add_argument(
         "--json", action="store_true", help="print the verdict as JSON instead of a report"
@@ -43,17 +47,65 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read, verify, report; return the exit code."""
+    source = str(args.source)
+    entries = documents(source, sys.stdin)
     try:
-        doc = load(str(args.source), sys.stdin)
+        first = next(entries, None)
+        second = next(entries, None) if first is not None else None
     except Unreadable as exc:
         print(f"mineduel verify: {exc}", file=sys.stderr)
         return 2
+    if first is None or first.doc is None:
+        print(f"mineduel verify: {source} holds no document", file=sys.stderr)
+        return 2
+    if second is None:
+        return _one(first.doc, bool(args.json))
+    try:
+        return _many(source, chain([first, second], entries), bool(args.json))
+    except Unreadable as exc:
+        print(f"mineduel verify: {exc}", file=sys.stderr)
+        return 2
+
+
+def _one(doc: Mapping[str, Any], as_json: bool) -> int:
     verdict = verify_document(doc)
-    if args.json:
+    if as_json:
         print(json.dumps({**verdict.to_dict(), "checks": list(verdict.checks)}, indent=2))
     else:
         print(report(doc, verdict))
     return 0 if verdict.ok else 1
+
+
+def _many(source: str, entries: Iterable[Entry], as_json: bool) -> int:
+    """Check every document of a stream; one line per failure and a summary (or JSON)."""
+    results: list[dict[str, Any]] = []
+    counts = {"ok": 0, "failed": 0, "not_checked": 0}
+    for entry in entries:
+        if entry.doc is None:
+            verdict = Verdict(True, False, (entry.error or "unreadable",))
+            game_id = None
+        else:
+            verdict = verify_document(entry.doc)
+            game_id = entry.doc.get("game_id")
+        kind = "ok" if verdict.ok else ("failed" if verdict.checked else "not_checked")
+        counts[kind] += 1
+        results.append({"line": entry.line, "game_id": game_id, **verdict.to_dict()})
+        if not as_json and not verdict.ok:
+            why = verdict.problems[0] if verdict.problems else "not finished: nothing to check"
+            more = f" (and {len(verdict.problems) - 1} more)" if len(verdict.problems) > 1 else ""
+            label = "NOT CHECKED" if kind == "not_checked" else "FAILED"
+            print(f"{label} line {entry.line}, game {game_id}: {why}{more}")
+    games = len(results)
+    if as_json:
+        print(json.dumps({"source": source, "games": games, **counts, "results": results}))
+    else:
+        print(
+            f"checked {games} games from {source}: {counts['ok']} verified, "
+            f"{counts['failed']} failed, {counts['not_checked']} not checked"
+        )
+        if counts["ok"] == games:
+            print("OK: every game was played fairly on its committed field.")
+    return 0 if counts["ok"] == games else 1
 
 
 def load(source: str, stdin: TextIO) -> Mapping[str, Any]:
