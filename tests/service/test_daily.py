@@ -189,7 +189,6 @@ def test_a_day_of_daily_duels(served_api: Api) -> None:
     assert api.call("GET", f"/v1/players/ann-{name}/games").body["games"]
 
 
-
 def test_a_day_nobody_prepared_is_made_on_the_first_play(served_api: Api) -> None:
     """The month's last day, prepared by nobody: the first play commits to it; the game still
     runs at midnight and times out; then the day closes, and with it the month."""

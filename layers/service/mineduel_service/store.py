@@ -325,16 +325,21 @@ def _game_put(after: GameRecord, before: GameRecord | None) -> dict[str, Any]:
     }
 
 
+def move_item(game_id: str, move: dict[str, Any]) -> dict[str, Any]:
+    """The DynamoDB item of one move of the log."""
+    return {
+        "pk": {"S": f"GAME#{game_id}"},
+        "sk": {"S": move_sort_key(int(move["n"]))},
+        "n": {"N": str(move["n"])},
+        "move": {"S": json.dumps(move, separators=(",", ":"))},
+    }
+
+
 def _move_put(game_id: str, move: dict[str, Any]) -> dict[str, Any]:
     return {
         "Put": {
             "TableName": _table(),
-            "Item": {
-                "pk": {"S": f"GAME#{game_id}"},
-                "sk": {"S": move_sort_key(int(move["n"]))},
-                "n": {"N": str(move["n"])},
-                "move": {"S": json.dumps(move, separators=(",", ":"))},
-            },
+            "Item": move_item(game_id, move),
             "ConditionExpression": "attribute_not_exists(pk)",
         }
     }
