@@ -144,6 +144,8 @@ def test_a_day_of_daily_duels(served_api: Api) -> None:
     assert mine["played"] and mine["game"]["game_id"] == games["ann"]["game_id"]
     history = api.call("GET", f"/v1/players/ann-{name}/games").body
     assert history["games"] == []  # not pointed at a board of the day's field before it ends
+    export = api.call("GET", f"/v1/players/ann-{name}/games/export")
+    assert export.status == 200 and export.body is None and export.headers["x-games"] == "0"
 
     housekeeping(served_api)
     live = api.call("GET", f"/v1/daily/{name}/table").body
@@ -187,6 +189,10 @@ def test_a_day_of_daily_duels(served_api: Api) -> None:
     page = api.call("GET", f"/share/{finals['ben']['game_id']}")
     assert page.status == 200 and "<svg" in page.body
     assert api.call("GET", f"/v1/players/ann-{name}/games").body["games"]
+    export = api.call("GET", f"/v1/players/ann-{name}/games/export")
+    [line] = export.body.splitlines()
+    exported = json.loads(line)
+    assert exported["field_id"] == f"daily-{name}" and verify_document(exported).ok
 
 
 def test_a_day_nobody_prepared_is_made_on_the_first_play(served_api: Api) -> None:
