@@ -118,7 +118,9 @@ def _r(value: float) -> float:
     return round(value, DIGITS) + 0.0
 
 
-def _chances(position: Position, budget: int) -> tuple[dict[int, float], bool]:
+def position_chances(
+    position: Position, budget: int = POSITION_BUDGET
+) -> tuple[dict[int, float], bool]:
     """Every covered cell's mine chance, exact within ``budget``, else estimated."""
     try:
         return solve(position, Budget(budget)).mine, True
@@ -136,7 +138,7 @@ def judge(state: GameState, move: Move, commitment: str, level: str, budget: int
     settings = state.settings
     view = SeatView.from_state(state, move.seat)
     position = view.position
-    chances, exact = _chances(position, budget)
+    chances, exact = position_chances(position, budget)
     if move.row is None or move.col is None:
         raise AnalysisError(f"move {move.n} has no cell")
     cell = move.row * settings.width + move.col
