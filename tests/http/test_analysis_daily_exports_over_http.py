@@ -117,5 +117,11 @@ def test_a_player_s_export_verifies_in_one_command_over_http(
     )
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == summary["ok"] == 3
-    assert [r["game_id"] for r in summary["results"]] == [g["game_id"] for g in reversed(played)]
+    # Newest first: by when each game ended (games ended in the same second: by id, descending).
+    order = sorted(played, key=lambda g: g["game_id"], reverse=True)
+    ended = {
+        g["game_id"]: _ok(player.call("GET", f"/v1/games/{g['game_id']}/summary")) for g in order
+    }
+    order.sort(key=lambda g: ended[g["game_id"]]["ended_at"], reverse=True)
+    assert [r["game_id"] for r in summary["results"]] == [g["game_id"] for g in order]
     assert _ok(player.call("GET", "/v1/exports")) == {"exports": []}
