@@ -14,6 +14,7 @@ BENCHMARKS = (
     "mineduel.benchmarks.engine",
     "mineduel.benchmarks.layers",
     "mineduel.benchmarks.cost",
+    "mineduel.benchmarks.analysis",
 )
 
 

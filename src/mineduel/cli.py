@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
     "serve": "Run the backend locally on an embedded AWS (moto), as template.yaml defines it.",
-    "verify": "Check a finished game from its Verification document (FILE, URL or -).",
-    "analyze": "Exact mine probabilities and the bot's move for positions (JSON lines).",
+    "verify": "Check finished games from Verification documents (FILE, URL or -; NDJSON too).",
+    "analyze": "Exact mine chances and the bot's move for positions; --game: luck and skill.",
     "account": "A player account: sign up, confirm, sign in (prints a token), set up TOTP.",
     "ratings": "Recompute every rating from Verification documents and check them (rebuild).",
 }

@@ -190,6 +190,20 @@ class Api:
             "POST", f"/v1/games/{game_id}/moves", token=token, body=body, headers=headers
         )
 
+    def play_out(self, token: str, game: dict[str, Any], level: str = "easy") -> dict[str, Any]:
+        """Play seat 0 of a game against bots to its end, as the bot of ``level`` would from the
+        public view (the bots reply inside each commit); returns the finished Game."""
+        from mineduel_engine.bot import choose_move  # noqa: PLC0415  (only games need the bot)
+        from mineduel_engine.state import GameState  # noqa: PLC0415
+
+        while game["status"] == "active":
+            snapshot = {**game, "turn": 0, "eliminated": [], "result": None}
+            row, col = choose_move(GameState.from_dict(snapshot), game["commitment"], level)
+            reply = self.commit(token, game["game_id"], row, col, game["move_count"])
+            assert reply.status == 200, reply.body
+            game = reply.body["game"]
+        return game
+
     def account(self, name: str, *, use: str = "IdToken") -> str:
         """A token for the account ``<name>@example.com`` (created on first use) from the
         template's user pool, where players sign in with their email."""

@@ -43,6 +43,12 @@ EXPECTED = {
     "avatars_get.json": (404, "avatar-not-found"),
     "share_get.json": (404, None),  # the HTML page that says there is no such game
     "no_route.json": (405, "method-not-allowed"),  # GET /v1/games: that path takes POST
+    "games_analysis_get.json": (404, "game-not-found"),
+    "daily_get.json": (401, "unauthorized"),
+    "daily_play_post.json": (401, "unauthorized"),
+    "daily_table_get.json": (404, "day-not-found"),
+    "player_games_export_get.json": (404, "player-not-found"),
+    "exports_get.json": (200, None),
 }
 
 
@@ -64,7 +70,13 @@ def test_each_sample_as_it_is(api: Api, name: str) -> None:
 
 def test_every_route_has_a_sample() -> None:
     names = {p.name for p in EVENTS.glob("*.json")}
-    schedule_inputs = {"expire_turn.json", "sweep_deadlines.json", "leaderboard_snapshot.json"}
+    schedule_inputs = {
+        "expire_turn.json",
+        "sweep_deadlines.json",
+        "leaderboard_snapshot.json",
+        "daily_housekeeping.json",
+        "monthly_export.json",
+    }
     assert set(EXPECTED) | schedule_inputs == names
 
 
@@ -94,3 +106,21 @@ def test_the_snapshot_sample_is_its_schedule_input(api: Api) -> None:
     assert json.loads(schedule["Target"]["Input"]) == sample
     result = api.invoker.invoke("LeaderboardSnapshotFunction", sample)
     assert set(result["variants"]) == {"mine-duel"}
+
+
+@pytest.mark.parametrize(
+    ("sample", "schedule", "function"),
+    [
+        ("daily_housekeeping.json", "DailyHousekeepingSchedule", "DailyHousekeepingFunction"),
+        ("monthly_export.json", "MonthlyExportSchedule", "MonthlyExportFunction"),
+    ],
+)
+def test_the_daily_and_export_samples_are_their_schedule_inputs(
+    api: Api, sample: str, schedule: str, function: str
+) -> None:
+    event = json.loads((EVENTS / sample).read_text())
+    properties = api.stack.template.resources[schedule]["Properties"]
+    assert json.loads(properties["Target"]["Input"]) == event
+    assert properties["Target"]["Arn"] == {"Fn::GetAtt": [function, "Arn"]}
+    result = api.invoker.invoke(function, event)
+    assert isinstance(result, dict)

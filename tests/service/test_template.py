@@ -45,6 +45,12 @@ API_MD_ROUTES = {
     ("GET", "/v1/games/{game_id}/verify"): "VerifyFunction",
     ("GET", "/v1/leaderboards/{variant}"): "LeaderboardFunction",
     ("ANY", "$default"): "NoRouteFunction",  # whatever no other route matches
+    ("GET", "/v1/games/{game_id}/analysis"): "GameAnalysisFunction",
+    ("GET", "/v1/daily"): "DailyFunction",
+    ("GET", "/v1/daily/{date}/table"): "DailyFunction",
+    ("POST", "/v1/daily/play"): "DailyPlayFunction",
+    ("GET", "/v1/players/{username}/games/export"): "PlayerExportFunction",
+    ("GET", "/v1/exports"): "ExportsFunction",
 }
 ROOT = Path(__file__).resolve().parents[2]
 SEED_READERS = {
@@ -53,8 +59,18 @@ SEED_READERS = {
     "ClaimTimeoutFunction",
     "ExpireTurnFunction",
     "SweepDeadlinesFunction",
+    # the daily duel's month keys (encryption context daily_month, never a game's seed)
+    "DailyPlayFunction",
+    "DailyHousekeepingFunction",
 }
-UNROUTED = {"ExpireTurnFunction", "SweepDeadlinesFunction", "LeaderboardSnapshotFunction"}
+MONTH_KEY_READERS = {"DailyPlayFunction", "DailyHousekeepingFunction"}
+UNROUTED = {
+    "ExpireTurnFunction",
+    "SweepDeadlinesFunction",
+    "LeaderboardSnapshotFunction",
+    "DailyHousekeepingFunction",
+    "MonthlyExportFunction",
+}
 
 
 def _statements(properties: dict[str, Any]) -> list[dict[str, Any]]:
@@ -230,7 +246,7 @@ def test_deadline_failures_have_somewhere_to_go_and_alarm(stack: LocalStack) -> 
 
 
 def _s3_grants(properties: dict[str, Any]) -> set[tuple[str, str]]:
-    """Each S3 action a function may take, with the bucket prefix it may take it on."""
+    """Each S3 action a function may take, with the bucket and prefix it may take it on."""
     grants = set()
     for statement in _statements(properties):
         actions = statement["Action"]
@@ -238,24 +254,50 @@ def _s3_grants(properties: dict[str, Any]) -> set[tuple[str, str]]:
             if action.startswith("s3:"):
                 resource = statement["Resource"]
                 assert isinstance(resource, dict) and "Fn::Sub" in resource, resource
-                grants.add((action, resource["Fn::Sub"].removeprefix("${AvatarBucket.Arn}/")))
+                grants.add((action, resource["Fn::Sub"].replace(".Arn}/", "}/")))
     return grants
 
 
-def test_only_the_avatar_functions_touch_the_bucket_each_on_its_prefixes() -> None:
+def test_only_the_avatar_and_export_functions_touch_buckets_each_on_its_prefixes() -> None:
     template = load_template()
     grants = {fn: _s3_grants(spec.properties) for fn, spec in template.functions.items()}
     assert grants.pop("AvatarUploadFunction") == {
-        ("s3:PutObject", "uploads/*"),
-        ("s3:GetObject", "uploads/*"),
-        ("s3:DeleteObject", "uploads/*"),
-        ("s3:PutObject", "avatars/*"),
+        ("s3:PutObject", "${AvatarBucket}/uploads/*"),
+        ("s3:GetObject", "${AvatarBucket}/uploads/*"),
+        ("s3:DeleteObject", "${AvatarBucket}/uploads/*"),
+        ("s3:PutObject", "${AvatarBucket}/avatars/*"),
     }
-    assert grants.pop("AvatarImageFunction") == {("s3:GetObject", "avatars/*")}
+    assert grants.pop("AvatarImageFunction") == {("s3:GetObject", "${AvatarBucket}/avatars/*")}
+    assert grants.pop("MonthlyExportFunction") == {("s3:PutObject", "${ExportBucket}/exports/*")}
+    assert grants.pop("ExportsFunction") == {("s3:GetObject", "${ExportBucket}/exports/*")}
     assert not any(grants.values()), grants
     for logical_id in ("AvatarUploadFunction", "AvatarImageFunction"):
         env = template.functions[logical_id].environment
         assert env["AVATAR_BUCKET"] == {"Ref": "AvatarBucket"}
+    for logical_id in ("MonthlyExportFunction", "ExportsFunction"):
+        env = template.functions[logical_id].environment
+        assert env["EXPORT_BUCKET"] == {"Ref": "ExportBucket"}
+
+
+def test_month_keys_are_decrypted_only_under_their_own_context() -> None:
+    """The daily functions may decrypt a month key (context ``daily_month``), never a game's
+    seed (context ``game_id``): no other function can read a day's seed before it is public."""
+    template = load_template()
+    for logical_id in MONTH_KEY_READERS:
+        for statement in _statements(template.functions[logical_id].properties):
+            actions = statement["Action"]
+            if "kms:Decrypt" in ([actions] if isinstance(actions, str) else actions):
+                assert set(statement["Condition"]["StringLike"]) == {
+                    "kms:EncryptionContext:daily_month"
+                }
+
+
+def test_the_export_bucket_is_private_and_encrypted() -> None:
+    bucket = load_template().resources["ExportBucket"]["Properties"]
+    assert set(bucket["PublicAccessBlockConfiguration"].values()) == {True}
+    assert len(bucket["PublicAccessBlockConfiguration"]) == 4
+    rule = bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]
+    assert rule["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
 
 
 def test_the_avatar_bucket_is_private_encrypted_and_forgets_uploads() -> None:

@@ -8,7 +8,8 @@ shape error is one more problem.
 
 A running game (``seed`` null, ``status`` ``waiting`` or ``active``) cannot be checked yet,
 because the seed is secret until the game ends: its verdict is ``checked=False, ok=False`` with no
-problems, which says "nothing to check yet" and not "something is wrong".
+problems, which says "nothing to check yet" and not "something is wrong". The same holds for a
+finished daily game (``field_id`` set) until its day is over: its seed is the whole day's.
 
 Every variant's document carries ``options`` (the creation options) and ``seats`` (each seat's
 counters and place); both are checked against the replay. A mine-duel document may lack them
@@ -32,6 +33,7 @@ from .replay import as_move, replay_move
 from .rules import RuleSet, rules_for
 from .settings import MAX_SIDE, Options, Settings, make_options, spec_of
 from .state import GameState, SeatState
+from .verify_daily import daily_checks, field_id_of
 from .verify_text import cell_list, describe_cells, describe_flags, result_text
 from .verify_times import deadline_problems, deadline_s
 
@@ -55,6 +57,11 @@ CHECK_NAMES: dict[str, str] = {
     "seats": "every seat's declared counters and place are the ones the rules give",
     "times": "by the move times, every move came within its turn's deadline",
     "chain": "every move's chain value follows from the commitment and the records before",
+    "daily-field": "the field id names a day (daily-YYYY-MM-DD) and every client seed is empty",
+    "daily-month-key": "SHA-256 of the month key equals the month's commitment published in "
+    "advance",
+    "daily-day-seed": "the server seed is the day's seed: HMAC-SHA256(month key, "
+    "'mineduel/daily|YYYY-MM-DD')",
 }
 """Every check ``verify_document`` can make, by its stable name, with its default wording
 (most checks say more once they know the game: its size, its number of moves...)."""
@@ -87,13 +94,15 @@ class Verdict:
     ``checked`` says whether there was anything to check (False while the game runs);
     ``ok`` is True only when checked and every check held; ``problems`` says, in plain words,
     each thing that failed, in the order found; ``results`` is the same per check, the ones
-    that held included, in the order they were made.
+    that held included, in the order they were made; ``unchecked_because`` says why nothing
+    was checked when ``checked`` is False.
     """
 
     checked: bool
     ok: bool
     problems: tuple[str, ...] = ()
     results: tuple[CheckResult, ...] = ()
+    unchecked_because: str | None = None
 
     @property
     def checks(self) -> tuple[str, ...]:
@@ -115,8 +124,18 @@ class Verdict:
         return {"checked": self.checked, "ok": self.ok, "problems": list(self.problems)}
 
 
-NOT_YET = Verdict(checked=False, ok=False)
+NOT_YET = Verdict(
+    checked=False,
+    ok=False,
+    unchecked_because="the game is not finished; its seed stays secret until it ends",
+)
 """A running game: nothing could be checked (its seed is still secret), nothing is wrong."""
+DAY_NOT_OVER = Verdict(
+    checked=False,
+    ok=False,
+    unchecked_because="a daily game's seed is its whole day's, published when the day ends",
+)
+"""A finished daily game of a day not over yet: nothing can be checked before the day ends."""
 
 
 class _Report:
@@ -160,11 +179,16 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
         return report.verdict()
     if doc.get("seed") is None and doc.get("status") in RUNNING:
         return NOT_YET
+    if doc.get("seed") is None and doc.get("field_id") is not None:
+        return DAY_NOT_OVER
     report = _Report()
     _check_status(doc, report)
     settings = _read_settings(doc, report)
     client_seeds = _read_client_seeds(doc, report)
     seed = _read_seed(doc, report)
+    for name, description, problems in daily_checks(doc, seed, client_seeds):
+        report.check(name, description)
+        report.extend(name, problems)
     seed_field = _derive_field(doc, settings, client_seeds, seed)
     published = _read_field(doc, settings, seed_field, report)
     field = seed_field or published
@@ -323,11 +347,11 @@ def _derive_field(
     client_seeds: Sequence[str] | None,
     seed: bytes | None,
 ) -> Field | None:
-    game_id = doc.get("game_id")
-    if settings is None or client_seeds is None or seed is None or not isinstance(game_id, str):
+    key_id = field_id_of(doc)  # the game id, or a daily game's field id (``verify_daily``)
+    if settings is None or client_seeds is None or seed is None or key_id is None:
         return None  # whichever part is missing has been reported already
     return Field.from_seed(
-        seed, game_id, client_seeds, settings.width, settings.height, settings.mines
+        seed, key_id, client_seeds, settings.width, settings.height, settings.mines
     )
 
 
@@ -609,6 +633,8 @@ def build_document(
     move_deadline_s: int | None = None,
     state: GameState | None = None,
     seat_details: Sequence[Mapping[str, Any]] | None = None,
+    field_id: str | None = None,
+    daily: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The docs/api.md Verification document of a game, with the verdict ``verify_document`` gives.
 
@@ -622,6 +648,9 @@ def build_document(
     without it, from replaying the moves; ``seat_details`` (one object a seat, e.g. the
     service's ``player_id``, ``name``, ``kind``) are merged into them. A running game without
     ``state`` has ``seats`` null.
+
+    A daily game passes its ``field_id`` (``daily-YYYY-MM-DD``, which the field is derived
+    with in place of the game id) and its ``daily`` object (``verify_daily``).
     """
     finished = status == "finished"
     published_seed = seed if finished else None
@@ -630,7 +659,7 @@ def build_document(
         if field is None:
             field = Field.from_seed(
                 published_seed,
-                game_id,
+                field_id or game_id,
                 client_seeds,
                 settings.width,
                 settings.height,
@@ -658,6 +687,9 @@ def build_document(
     }
     if move_deadline_s is not None:
         doc["move_deadline_s"] = move_deadline_s
+    if field_id is not None:
+        doc["field_id"] = field_id
+        doc["daily"] = dict(daily) if daily is not None else None
     doc["verdict"] = verify_document(doc).to_dict()
     return doc
 

@@ -166,6 +166,12 @@ def _play(
     """The caller's move (with its client seed, if it is the game's first) and the replies."""
     seats = record.seats
     if request.client_seed is not None and request.client_seed != seats[seat].client_seed:
+        if record.daily is not None:
+            raise invalid(
+                "daily-client-seed",
+                "A daily game is played on the day's field, the same for everyone: send no "
+                "client seed.",
+            )
         if record.state.move_count > 0:
             raise invalid(
                 "client-seed-too-late",

@@ -36,6 +36,8 @@ class Config:
     guest_limit_per_minute: int = 20
     avatar_bucket: str = ""
     """Only the avatar functions are given the bucket (``AVATAR_BUCKET``); empty elsewhere."""
+    export_bucket: str = ""
+    """Only the monthly export functions are given their bucket (``EXPORT_BUCKET``)."""
 
     @property
     def issuer(self) -> str:
@@ -90,6 +92,7 @@ def get_config() -> Config:
         cognito_endpoint=endpoint,
         guest_limit_per_minute=_integer("GUEST_LIMIT_PER_MINUTE", 20),
         avatar_bucket=os.environ.get("AVATAR_BUCKET", ""),
+        export_bucket=os.environ.get("EXPORT_BUCKET", ""),
     )
 
 

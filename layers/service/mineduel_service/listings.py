@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import aws, pagination, store
+from . import aws, clock, pagination, store
 from .config import get_config
+from .daily_store import day_over
 from .errors import invalid
 from .identity import authenticate
 from .people import player_by_name
@@ -198,6 +199,10 @@ def player_games(
     kind = f"player-games-{profile.player_id}"
     start = pagination.dynamo_key(pagination.decode(kind, cursor))
     games, last = finished_page(profile.player_id, start, limit)
+    now = clock.now()
+    # A daily game's board shows part of its day's field: nobody is pointed at it before the
+    # day is over (docs/daily.md), so such a page may hold fewer games.
+    games = [g for g in games if not g.get("daily") or day_over(g["daily"], now)]
     for game in games:
         game["my_seat"] = None
     position = pagination.key_position(last)

@@ -216,6 +216,9 @@ class GameOut(_Response):
         description="The chain value of the last move (SHA-256 hex; docs/fairness.md), null "
         "before the first: keep it to prove later that no move up to it was changed",
     )
+    daily: str | None = Field(
+        default=None, description="The day (YYYY-MM-DD) of a daily duel game; null otherwise"
+    )
 
 
 class MoveOut(_Response):
@@ -349,6 +352,7 @@ class GameSummaryOut(_Response):
     turn: TurnOut | None
     move_count: int
     my_seat: int | None
+    daily: str | None = None
 
 
 class GameListOut(_Response):

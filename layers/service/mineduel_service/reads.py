@@ -18,6 +18,7 @@ from mineduel_engine.verify import build_document
 
 from . import aws, clock, store
 from .config import get_config
+from .daily_store import daily_object
 from .deadlines import overdue
 from .errors import not_found
 from .identity import viewer_of
@@ -94,10 +95,15 @@ def list_moves(game_id: str, after: int, token: str | None = None) -> dict[str, 
 def verification(game_id: str) -> dict[str, Any]:
     """The Verification document; the seed only once finished (read from the game, no KMS)."""
     record = current(game_id)
-    moves = store.list_moves(game_id)
+    return document(record, store.list_moves(game_id))
+
+
+def document(record: GameRecord, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Verification document of ``record`` with its move log: the seed only once finished
+    (a daily game's once its day is over), a daily game's field id and ``daily`` object."""
     finished = record.status == "finished" and record.seed_hex is not None
-    document = build_document(
-        game_id=game_id,
+    built = build_document(
+        game_id=record.game_id,
         settings=record.settings,
         commitment=record.commitment,
         client_seeds=record.client_seeds,
@@ -110,8 +116,10 @@ def verification(game_id: str) -> dict[str, Any]:
             {"player_id": seat.player_id, "name": seat.name, "kind": seat.kind}
             for seat in record.seats
         ],
+        field_id=record.field_id if record.daily else None,
+        daily=daily_object(record),
     )
-    return {**document, "rated": record.rated, "rating": rating_record(record)}
+    return {**built, "rated": record.rated, "rating": rating_record(record)}
 
 
 def rating_record(record: GameRecord) -> dict[str, Any] | None:

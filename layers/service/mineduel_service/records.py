@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from mineduel_engine import GameState, Settings
+from mineduel_engine.daily import field_id
 
 from .ratings import GameRating
 
@@ -63,6 +65,23 @@ class GameRecord:
     """The chain value of the last move (``mineduel_engine.chain``); None before the first."""
     rating: GameRating | None = None
     """What the game did to its players' ratings, once its result is applied (rated games)."""
+    daily: str | None = None
+    """The day (``YYYY-MM-DD``) of a daily duel game: its field is that day's (``daily``)."""
+
+    @property
+    def field_id(self) -> str:
+        """What the field's key is derived with in place of the game id: the day's field id
+        for a daily game (every daily game of a day has the same field), else the game id."""
+        return field_id(self.daily) if self.daily else self.game_id
+
+    @property
+    def ends_by(self) -> str | None:
+        """A daily game's last moment (the end of its day, UTC): no turn runs past it, so the
+        day's seed can be published once the day is over. None for other games."""
+        if self.daily is None:
+            return None
+        day = datetime.strptime(self.daily, "%Y-%m-%d").replace(tzinfo=UTC)
+        return (day + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     @property
     def due_at(self) -> str | None:
@@ -139,6 +158,7 @@ class GameRecord:
                 "ended_at": self.ended_at,
                 "rematch_of": self.rematch_of,
                 "chain": self.chain,
+                **({"daily": self.daily} if self.daily else {}),
             },
             separators=(",", ":"),
         )
@@ -178,4 +198,5 @@ class GameRecord:
             rematch_of=data.get("rematch_of"),
             chain=data.get("chain"),
             rating=GameRating.from_dict(json.loads(rating)) if rating else None,
+            daily=data.get("daily"),
         )

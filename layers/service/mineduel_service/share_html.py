@@ -43,6 +43,17 @@ h1 { font-size: 1.7rem; line-height: 1.25; margin: .6rem 0 .3rem; overflow-wrap:
 .facts dt { font-size: .8rem; color: var(--muted); }
 .facts dd { margin: 0; font-weight: 650; }
 .verify { font-size: .95rem; }
+.analysis { background: var(--card); border: 1px solid var(--line); border-radius: .8rem;
+  padding: .8rem 1rem; margin: 0 0 1.2rem; }
+.analysis h2 { font-size: 1.05rem; margin: 0 0 .4rem; }
+.analysis p { color: var(--muted); font-size: .9rem; margin: .2rem 0 .5rem; }
+.chart { display: block; max-width: 100%; height: auto; }
+.chart .grid { stroke: var(--line); stroke-width: 1; }
+.chart .tick { fill: var(--muted); font-size: 11px; }
+.luck { list-style: none; padding: 0; margin: .5rem 0 0; font-size: .9rem; }
+.luck li { margin: .15rem 0; }
+.luck .key { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px;
+  margin-right: .4rem; vertical-align: -1px; }
 a { color: var(--accent); }
 code { font-size: .9em; overflow-wrap: anywhere; }
 """
@@ -99,6 +110,7 @@ $seats
 <div><dt>Time</dt><dd>$duration</dd></div>
 <div><dt>Lead changes</dt><dd>$lead_changes</dd></div>
 </dl>
+$analysis
 <p class="verify">Every move of this game can be checked without trusting the server:
 <a href="$verify" rel="nofollow">verification document</a>
 (<code>mineduel verify $verify_absolute</code>). Played $ended on a $board.</p>"""
@@ -112,6 +124,23 @@ $avatar
 <span class="mines">$mines</span>
 <span class="run">$run</span>
 </li>"""
+)
+
+ANALYSIS = Template(
+    """<section class="analysis">
+<h2>Luck and skill</h2>
+<p>Solid: mines found; dashed: mines the chances promised, move by move (the exact chance of
+every chosen cell, from the board its player saw). Above the dashed line is luck.
+<a href="$link" rel="nofollow">The whole analysis</a>.</p>
+$chart
+</section>"""
+)
+
+ANALYSIS_LATER = Template(
+    """<section class="analysis">
+<h2>Luck and skill</h2>
+<p>$message</p>
+</section>"""
 )
 
 AVATAR_IMAGE = Template('<img class="avatar" src="$src" alt="" width="64" height="64">')

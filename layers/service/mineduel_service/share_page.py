@@ -19,12 +19,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import store
+from . import analyses, share_chart, store
 from .clock import parse_iso
 from .errors import ApiError
+from .observability import logger
 from .reads import current
 from .records import GameRecord
 from .share_html import (
+    ANALYSIS,
+    ANALYSIS_LATER,
     AVATAR_IMAGE,
     AVATAR_LETTER,
     IMAGE_TAGS,
@@ -116,7 +119,7 @@ def page(game_id: str, base: str) -> SharePage:
     summary = summarize(record, store.list_moves(game_id))
     return SharePage(
         200,
-        render(record, summary, base),
+        render(record, summary, base, analysis_of(record)),
         {**SECURITY_HEADERS, "Cache-Control": f"public, max-age={PAGE_CACHE_S}"},
     )
 
@@ -134,8 +137,44 @@ def notice(status: int, headline: str, message: str) -> SharePage:
     return SharePage(status, document, {**SECURITY_HEADERS, "Cache-Control": "no-store"})
 
 
-def render(record: GameRecord, summary: dict[str, Any], base: str) -> str:
-    """The page of a finished game from its summary; ``base`` is ``scheme://host`` or empty."""
+def analysis_of(record: GameRecord) -> dict[str, Any] | None:
+    """The game's analysis for the chart (stored, or computed and stored now); None while a
+    daily game's day runs, or if it cannot be had (the page is shown without it)."""
+    try:
+        return analyses.stored_or_computed(record)
+    except Exception as exc:
+        logger.warning(
+            "no analysis for the share page",
+            extra={"game_id": record.game_id, "error": type(exc).__name__},
+        )
+        return None
+
+
+def _analysis_section(
+    record: GameRecord, summary: dict[str, Any], found: dict[str, Any] | None
+) -> str:
+    if found is None:
+        message = (
+            f"This daily game's analysis comes when {record.daily} is over."
+            if record.daily and record.seed_hex is None
+            else "The analysis of this game is not available right now."
+        )
+        return ANALYSIS_LATER.substitute(message=text(message))
+    names = [str(seat["name"]) for seat in summary["seats"]]
+    return ANALYSIS.substitute(
+        link=text(f"/v1/games/{record.game_id}/analysis"),
+        chart=share_chart.chart(found, names),
+    )
+
+
+def render(
+    record: GameRecord,
+    summary: dict[str, Any],
+    base: str,
+    analysis: dict[str, Any] | None = None,
+) -> str:
+    """The page of a finished game from its summary (and its analysis, for the luck chart);
+    ``base`` is ``scheme://host`` or empty."""
     seats = summary["seats"]
     result = summary["result"] or {"reason": "reach", "winner": None, "places": []}
     headline = headline_of(seats, result.get("winner"))
@@ -157,6 +196,7 @@ def render(record: GameRecord, summary: dict[str, Any], base: str) -> str:
         moves=text(_count(summary["moves"], "move")),
         duration=text(duration(summary["created_at"], summary["ended_at"])),
         lead_changes=text(summary["lead_changes"]),
+        analysis=_analysis_section(record, summary, analysis),
         board=text(
             f"{record.settings.width} × {record.settings.height} board with "
             f"{_count(record.settings.mines, 'mine')}"

@@ -45,6 +45,10 @@ COMPRESSION = 9
 LOBBY_INDEX = "lobby"
 PENDING_INDEX = "pending"
 PENDING_SHARDS = 8
+FINISHED_INDEX = "finished"
+FINISHED_SHARDS = 8
+"""Finished games by the month they ended (the monthly export reads them): eight partitions a
+month, so the games ending at any one moment spread over them."""
 
 
 class WriteConflict(Exception):
@@ -141,6 +145,7 @@ def game_item(record: GameRecord) -> dict[str, Any]:
         **_deadline_index(record),
         **_lobby_index(record),
         **_pending_index(record),
+        **_finished_index(record),
         **_rating_record(record),
     }
 
@@ -175,6 +180,23 @@ def _pending_index(record: GameRecord) -> dict[str, Any]:
     return {
         "pending_shard": {"S": pending_shard(record.game_id)},
         "pending_at": {"S": f"{record.ended_at or ''}#{record.game_id}"},
+    }
+
+
+def finished_shard(month: str, game_id: str) -> str:
+    """The ``finished`` index partition of a game that ended in ``month`` (``YYYY-MM``)."""
+    digest = hashlib.sha256(game_id.encode("utf-8")).digest()
+    return f"FIN#{month}#{digest[3] % FINISHED_SHARDS}"
+
+
+def _finished_index(record: GameRecord) -> dict[str, Any]:
+    """``fin_shard``/``fin_at`` once the game is finished: the sparse ``finished`` index lists
+    each month's finished games by when they ended."""
+    if record.status != "finished" or not record.ended_at:
+        return {}
+    return {
+        "fin_shard": {"S": finished_shard(record.ended_at[:7], record.game_id)},
+        "fin_at": {"S": f"{record.ended_at}#{record.game_id}"},
     }
 
 
@@ -303,20 +325,25 @@ def _game_put(after: GameRecord, before: GameRecord | None) -> dict[str, Any]:
     }
 
 
+def moves_item(game_id: str, moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One log item for all the moves one write adds, keyed by the LAST move's number: a
+    commit's tap and the bots' replies cost one small item, not one each (two write units per
+    item in a transaction), and ``sk > MOVE#<n>`` still finds every item holding a move after
+    ``n``."""
+    return {
+        "pk": {"S": f"GAME#{game_id}"},
+        "sk": {"S": move_sort_key(int(moves[-1]["n"]))},
+        "first": {"N": str(moves[0]["n"])},
+        "n": {"N": str(moves[-1]["n"])},
+        "moves": {"S": json.dumps(list(moves), separators=(",", ":"))},
+    }
+
+
 def _moves_put(game_id: str, moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """One item for all the moves one write adds, keyed by the LAST move's number: a commit's
-    tap and the bots' replies cost one small item, not one each (two write units per item in a
-    transaction), and ``sk > MOVE#<n>`` still finds every item holding a move after ``n``."""
     return {
         "Put": {
             "TableName": _table(),
-            "Item": {
-                "pk": {"S": f"GAME#{game_id}"},
-                "sk": {"S": move_sort_key(int(moves[-1]["n"]))},
-                "first": {"N": str(moves[0]["n"])},
-                "n": {"N": str(moves[-1]["n"])},
-                "moves": {"S": json.dumps(list(moves), separators=(",", ":"))},
-            },
+            "Item": moves_item(game_id, moves),
             "ConditionExpression": "attribute_not_exists(pk)",
         }
     }

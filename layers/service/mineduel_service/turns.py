@@ -27,10 +27,11 @@ MAX_MOVES_PER_WRITE = 88
 
 
 def field_for(record: GameRecord, seats: tuple[Seat, ...], seed: bytes) -> Field:
-    """The game's field from its seed and the seats' client seeds (``mineduel/v1``)."""
+    """The game's field from its seed and the seats' client seeds (``mineduel/v1``; a daily
+    game's key uses the day's field id in place of the game id)."""
     s = record.settings
     client_seeds = [seat.client_seed for seat in seats]
-    return Field.from_seed(seed, record.game_id, client_seeds, s.width, s.height, s.mines)
+    return Field.from_seed(seed, record.field_id, client_seeds, s.width, s.height, s.mines)
 
 
 def _kinds(record: GameRecord) -> list[str]:
@@ -92,12 +93,16 @@ def conclude(
         deadline = deadline_after(now, record.move_deadline_s)
     else:
         deadline = record.deadline
+    if deadline is not None and record.ends_by is not None:
+        deadline = min(deadline, record.ends_by)  # a daily game ends with its day
+    # A daily game's seed is its whole day's: it is published when the day is over (``daily``).
+    publish = finished and seed is not None and record.daily is None
     after = record.evolve(
         state=state,
         status="finished" if finished else record.status,
         deadline=deadline,
         version=record.version + 1,
-        seed_hex=seed.hex() if finished and seed is not None else None,
+        seed_hex=seed.hex() if publish and seed is not None else None,
         ended_at=clock.iso(now) if finished else None,
         results_pending=finished and bool(record.player_seats),
     )

@@ -62,6 +62,7 @@ def game_view(record: GameRecord, viewer: int | None = None) -> dict[str, Any]:
         "bot_level": record.bot_level if any(s.kind == "bot" for s in record.seats) else None,
         "options": settings.options_dict(),
         "chain": record.chain,
+        "daily": record.daily,
     }
 
 
@@ -130,4 +131,5 @@ def game_summary(record: GameRecord, my_seat: int | None = None) -> dict[str, An
         "turn": {"seat": state.turn, "deadline": record.deadline} if active else None,
         "move_count": state.move_count,
         "my_seat": my_seat,
+        "daily": record.daily,
     }

@@ -1,4 +1,10 @@
-"""``mineduel analyze FILE|-``: exact mine chances and the bot's move for positions.
+"""``mineduel analyze FILE|-``: exact mine chances and the bot's move for positions;
+``mineduel analyze --game FILE|URL|-``: a finished game's luck against skill.
+
+``--game`` reads a Verification document (as ``mineduel verify`` does) and prints its analysis
+as one JSON object: exactly what ``GET /v1/games/{game_id}/analysis`` serves, because both are
+the engine's ``analysis.analyze_document`` on the same document (docs/analysis.md). Exit codes:
+0 analysed, 1 the document is not a finished game whose moves replay, 2 it cannot be read.
 
 A player's analysis tool, and a way for anyone to check the bot: each input line is one JSON
 object describing what one seat sees (``docs/bot.md`` lists every key):
@@ -37,6 +43,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from mineduel_engine import InvalidSettings
+from mineduel_engine.analysis import AnalysisError, analyze_document
 from mineduel_engine.bot import BOT_LEVELS, DEFAULT_LEVEL, Position, SeatView, decide, solve
 from mineduel_engine.bot.choice import best_cells
 from mineduel_engine.bot.mineseeker import square_values
@@ -46,7 +53,10 @@ from mineduel_engine.fairness import bot_stream
 from mineduel_engine.settings import SEAT_LETTERS, VARIANT_SPECS, make_options, spec_of
 from mineduel_engine.state import WRONG_GUESS
 
-HELP = "Exact mine probabilities and the bot's move for positions (JSON lines)."
+from .sources import Unreadable
+from .verify import load
+
+HELP = "Exact mine chances and the bot's move for positions; --game: luck and skill."
 DEFAULT_COMMITMENT = "0" * 64
 DEFAULT_MAX_WORK = 1_000_000
 """Programme steps one position may take (``probability.Budget``): 1 to 2 s and 80 MB on a
@@ -118,7 +128,15 @@ class Limits:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add ``analyze``'s arguments."""
-    parser.add_argument("source", metavar="FILE|-", help="JSON lines of positions, or - for stdin")
+    parser.add_argument(
+        "source", metavar="FILE|-", nargs="?", help="JSON lines of positions, or - for stdin"
+    )
+    parser.add_argument(
+        "--game",
+        metavar="FILE|URL|-",
+        help="analyse a finished game instead: its Verification document (a file, an http(s) "
+        "URL such as .../v1/games/<id>/verify, or - for standard input)",
+    )
     parser.add_argument(
         "--level",
         choices=BOT_LEVELS,
@@ -181,7 +199,12 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Analyse every line; return the exit code (``EXIT_CODES``)."""
+    """Analyse every line (or ``--game``'s document); return the exit code (``EXIT_CODES``)."""
+    if args.game is not None:
+        return analyze_game(str(args.game))
+    if args.source is None:
+        print("mineduel analyze: give positions (FILE or -) or --game FILE|URL|-", file=sys.stderr)
+        return UNREADABLE
     source = str(args.source)
     human = sys.stdout.isatty() if args.human is None else bool(args.human)
     limits = Limits(args.max_work or None, args.time_limit or None)
@@ -193,6 +216,22 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"mineduel analyze: cannot read {source}: {exc.strerror}", file=sys.stderr)
         return UNREADABLE
+
+
+def analyze_game(source: str) -> int:
+    """Print the analysis of the finished game whose Verification document is at ``source``."""
+    try:
+        doc = load(source, sys.stdin)
+    except Unreadable as exc:
+        print(f"mineduel analyze: {exc}", file=sys.stderr)
+        return UNREADABLE
+    try:
+        result = analyze_document(doc)
+    except AnalysisError as exc:
+        print(f"mineduel analyze: {exc}", file=sys.stderr)
+        return BAD_LINE
+    print(json.dumps(result))
+    return OK
 
 
 def analyze_all(

@@ -1,0 +1,41 @@
+"""GET /v1/daily and GET /v1/daily/{date}/table: the daily duel's commitments and tables."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from mineduel_service import daily, http
+from mineduel_service.models_daily import DailyOut, DailyTableOut
+
+app = http.new_app()
+
+
+@app.get(
+    "/v1/daily",
+    summary="Today's daily duel",
+    responses=http.responses(
+        200, DailyOut, "Today's commitment (and tomorrow's, the month's), and my game of the day."
+    ),
+)
+def today() -> Response[DailyOut]:
+    """200; ``game`` is the caller's daily game of today (null without a token)."""
+    return http.json_response(200, daily.overview(http.token(app)))
+
+
+@app.get(
+    "/v1/daily/<date>/table",
+    summary="A day's daily duel table",
+    responses=http.responses(
+        200, DailyTableOut, "The day's ranking by mines, then fewer safe taps (accounts only)."
+    ),
+)
+def table(
+    date: str, cursor: Annotated[str | None, Query(max_length=2048)] = None
+) -> Response[DailyTableOut]:
+    """200 with a page of the table; 404 ``day-not-found``; 422 ``bad-date``."""
+    return http.json_response(200, daily.table(date, cursor))
+
+
+lambda_handler = http.lambda_handler_for(app)

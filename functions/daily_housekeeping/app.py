@@ -1,0 +1,26 @@
+"""Every five minutes: the daily duel's housekeeping.
+
+Commits the coming month's key and the coming day ahead, rebuilds the tables of the days still
+open, closes the days that are over (their seeds published in every game of the day) and
+publishes the key of a month that is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from mineduel_service import daily
+from mineduel_service.observability import logger, publish_metrics, tracer
+
+
+@logger.inject_lambda_context(log_event=False, clear_state=True)
+@tracer.capture_lambda_handler(capture_response=False)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    """Return the days whose tables were rebuilt, closed or still waiting, and months published."""
+    try:
+        done = daily.housekeeping()
+    finally:
+        publish_metrics()
+    logger.info("daily housekeeping", extra=done)
+    return done

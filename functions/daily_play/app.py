@@ -1,0 +1,24 @@
+"""POST /v1/daily/play: today's daily game against the hard bot, once a day."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import daily, http
+from mineduel_service.models import GameOut
+
+app = http.new_app()
+
+
+@app.post(
+    "/v1/daily/play",
+    summary="Play today's daily duel",
+    responses=http.responses(
+        201, GameOut, "The caller's daily game, on the day's field, against the hard bot."
+    ),
+)
+def play() -> Response[GameOut]:
+    """201 with the new Game; 409 ``daily-already-played`` for a second attempt of the day."""
+    return http.json_response(201, daily.play(http.token(app)))
+
+
+lambda_handler = http.lambda_handler_for(app)

@@ -1,0 +1,28 @@
+"""GET /v1/games/{game_id}/analysis: luck against skill in a finished game."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import analyses, http
+from mineduel_service.models_analysis import AnalysisOut
+
+app = http.new_app()
+
+
+@app.get(
+    "/v1/games/<game_id>/analysis",
+    summary="Analyse a finished game (luck against skill)",
+    responses=http.responses(
+        200,
+        AnalysisOut,
+        "Every move's mine chance, the best on its board and the bot's choice; "
+        "each seat's mines against expected mines.",
+    ),
+)
+def analysis(game_id: str) -> Response[AnalysisOut]:
+    """200 once finished (computed once, then served from the store); 409 ``game-not-finished``
+    before, ``day-not-over`` for a daily game whose day still runs."""
+    return http.json_response(200, analyses.game_analysis(game_id))
+
+
+lambda_handler = http.lambda_handler_for(app)

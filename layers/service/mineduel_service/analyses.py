@@ -1,0 +1,104 @@
+"""``GET /v1/games/{game_id}/analysis``: luck against skill in a finished game (docs/analysis.md).
+
+The engine computes it (``mineduel_engine.analysis``) from the game's Verification document, the
+very document anybody can fetch and analyse offline with ``mineduel analyze --game``: so the
+numbers served and the numbers recomputed are the same. It is computed once, on the first
+request after the game ends (a second or so of CPU for the longest games, bounded per position),
+and stored: ``ANALYSIS#<game id>`` / ``ANALYSIS``, the JSON zlib-compressed (a few KB). Later
+requests, and the share page's chart, read the stored copy.
+
+A daily game's analysis waits until its day is over: until then its seed is secret, so its
+document cannot be replayed by anyone, the server included.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any
+
+from botocore.exceptions import ClientError
+from mineduel_engine.analysis import AnalysisError, analyze_document
+
+from . import aws, clock, store
+from .config import get_config
+from .errors import conflict
+from .observability import count, logger
+from .reads import document, existing
+from .records import GameRecord
+
+COMPRESSION = 9
+
+
+def analysis_key(game_id: str) -> dict[str, Any]:
+    """The stored analysis's key (its own partition: whoever may write it cannot touch a game)."""
+    return {"pk": {"S": f"ANALYSIS#{game_id}"}, "sk": {"S": "ANALYSIS"}}
+
+
+def game_analysis(game_id: str) -> dict[str, Any]:
+    """The route: 409 ``game-not-finished`` before the end (``day-not-over`` for a daily game
+    whose day is still running), else the stored analysis, computed first if need be."""
+    record = existing(game_id)
+    if record.status != "finished":
+        raise conflict(
+            "game-not-finished", f"The game is {record.status}; its analysis comes at the end."
+        )
+    found = stored_or_computed(record)
+    if found is None:
+        raise conflict(
+            "day-not-over",
+            f"This daily game's field is the whole day's: its analysis comes when {record.daily} "
+            "is over.",
+        )
+    return found
+
+
+def stored_or_computed(record: GameRecord) -> dict[str, Any] | None:
+    """The finished game's analysis: the stored one, else computed now and stored. None while
+    the game's seed is still secret (a daily game before its day is over)."""
+    stored = stored_analysis(record.game_id)
+    if stored is not None:
+        return stored
+    if record.status != "finished" or record.seed_hex is None:
+        return None
+    doc = document(record, store.list_moves(record.game_id))
+    try:
+        result = analyze_document(doc)
+    except AnalysisError as exc:  # a stored game that does not replay: a bug, never input
+        logger.error("analysis failed", extra={"game_id": record.game_id, "error": str(exc)})
+        raise
+    _store(record.game_id, result)
+    count("AnalysesComputed")
+    return result
+
+
+def stored_analysis(game_id: str) -> dict[str, Any] | None:
+    """The stored analysis of ``game_id``, if any (one consistent read)."""
+    item = (
+        aws.dynamodb()
+        .get_item(TableName=get_config().table_name, Key=analysis_key(game_id), ConsistentRead=True)
+        .get("Item")
+    )
+    if not item:
+        return None
+    found: dict[str, Any] = json.loads(zlib.decompress(bytes(item["body"]["B"])).decode("utf-8"))
+    return found
+
+
+def _store(game_id: str, result: dict[str, Any]) -> None:
+    """Keep the analysis; a copy stored meanwhile by a concurrent request is the same, and stays."""
+    body = zlib.compress(json.dumps(result, separators=(",", ":")).encode("utf-8"), COMPRESSION)
+    try:
+        aws.dynamodb().put_item(
+            TableName=get_config().table_name,
+            Item={
+                **analysis_key(game_id),
+                "body": {"B": body},
+                "analysis": {"S": str(result.get("analysis", ""))},
+                "created_at": {"S": clock.iso(clock.now())},
+            },
+            ConditionExpression="attribute_not_exists(pk)",
+        )
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+            raise

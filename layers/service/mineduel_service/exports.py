@@ -1,0 +1,415 @@
+"""Exports of finished games as Verification documents, one JSON object a line (NDJSON):
+
+- ``GET /v1/players/{username}/games/export``: a player's finished games, newest first, a page
+  at a time (Lambda answers at most 6 MB: a page stops at ``MAX_PAGE_GAMES`` games or
+  ``MAX_PAGE_BYTES`` of body, whichever comes first; the next page's link is in the ``Link``
+  header, ``rel="next"``, and its cursor in ``X-Next-Cursor``). Filters: ``variant``, ``since``
+  (inclusive) and ``until`` (exclusive) on when a game ended, ``rated``.
+- every finished game of a month, as one gzip-compressed NDJSON object in the export bucket,
+  built by a scheduled function once the month is over and listed by ``GET /v1/exports`` with
+  short-lived presigned links.
+
+``mineduel verify`` checks either, a file, a URL or standard input, every game in it.
+
+A finished game's log is complete and its length known (its move count), so the logs are read by
+key with ``BatchGetItem`` (up to 100 moves a call, across games) rather than one ``Query`` a
+game: the same number of calls, a few more read units on DynamoDB (each move item is rounded up
+to its own unit), and fast on the local stack's moto, whose ``Query`` reads the whole table.
+
+A daily game whose day is not over yet is left out: its seed is still secret (docs/daily.md).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import tempfile
+import urllib.parse
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from heapq import merge
+from itertools import islice
+from typing import Any
+
+from mineduel_engine import VARIANT_SPECS
+
+from . import aws, clock, pagination, store
+from .config import get_config
+from .daily_store import get_month, month_of, next_month
+from .errors import invalid
+from .people import player_by_name
+from .reads import document
+from .records import GameRecord
+
+CONTENT_TYPE = "application/x-ndjson; charset=utf-8"
+DEFAULT_PAGE_GAMES = 50
+MAX_PAGE_GAMES = 200
+MAX_PAGE_BYTES = 4 * 1024 * 1024
+"""A page's body stays under this (Lambda's response limit is 6 MB, JSON-escaping included)."""
+EXPORTS_PK = "EXPORT#MONTHLY"
+EXPORT_PREFIX = "exports/"
+LINK_TTL_S = 900
+BATCH = 100
+GROUP = 25
+"""A player export reads its games this many at a time (one BatchGetItem of game items)."""
+
+
+# ---------------------------------------------------------------------------- documents
+def game_keys(record: GameRecord) -> list[dict[str, Any]]:
+    """The keys of every move of a finished game."""
+    pk = {"S": f"GAME#{record.game_id}"}
+    return [
+        {"pk": pk, "sk": {"S": store.move_sort_key(n)}}
+        for n in range(1, record.state.move_count + 1)
+    ]
+
+
+def documents(records: Iterable[GameRecord]) -> Iterator[dict[str, Any]]:
+    """The Verification documents of finished ``records``, in order; their logs read by key,
+    in ``BatchGetItem`` calls of up to 100 moves shared by consecutive games."""
+    pending: list[GameRecord] = []
+    keys: list[dict[str, Any]] = []
+    for record in records:
+        wanted = game_keys(record)
+        if keys and len(keys) + len(wanted) > BATCH:
+            yield from _built(pending, keys)
+            pending, keys = [], []
+        pending.append(record)
+        keys.extend(wanted)
+    if pending:
+        yield from _built(pending, keys)
+
+
+def _built(records: list[GameRecord], keys: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    logs: dict[str, dict[int, dict[str, Any]]] = {r.game_id: {} for r in records}
+    for item in store.batch_get(keys, consistent=False):
+        move = json.loads(item["move"]["S"])
+        logs[item["pk"]["S"].removeprefix("GAME#")][int(move["n"])] = move
+    for record in records:
+        log = logs[record.game_id]
+        yield document(record, [log[n] for n in sorted(log)])
+
+
+def publishable(record: GameRecord) -> bool:
+    """A finished game whose seed is public (a daily game's only once its day is over)."""
+    return record.status == "finished" and record.seed_hex is not None
+
+
+def line(doc: dict[str, Any]) -> str:
+    """One NDJSON line (compact JSON and a newline)."""
+    return json.dumps(doc, separators=(",", ":")) + "\n"
+
+
+# ---------------------------------------------------------------------------- a player's games
+@dataclass(frozen=True)
+class Filters:
+    """A player export's filters (all optional)."""
+
+    variant: str | None = None
+    since: str | None = None
+    until: str | None = None
+    rated: bool | None = None
+
+    def query(self) -> dict[str, str]:
+        """The filters as query parameters (for the next page's link)."""
+        found = {"variant": self.variant, "since": self.since, "until": self.until}
+        params = {k: v for k, v in found.items() if v is not None}
+        if self.rated is not None:
+            params["rated"] = "true" if self.rated else "false"
+        return params
+
+
+def moment(text: str | None, name: str) -> str | None:
+    """``YYYY-MM-DD`` (midnight UTC) or ``YYYY-MM-DDTHH:MM:SSZ`` in the API's time format."""
+    if text is None:
+        return None
+    for shape in ("%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%d"):
+        try:
+            return clock.iso(datetime.strptime(text, shape).replace(tzinfo=UTC))
+        except ValueError:
+            continue
+    raise invalid(f"bad-{name}", f"{name} is YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC).")
+
+
+def filters(
+    variant: str | None, since: str | None, until: str | None, rated: str | None
+) -> Filters:
+    """The checked filters (422 for a variant that does not exist or a malformed time)."""
+    if variant is not None and variant not in VARIANT_SPECS:
+        raise invalid("bad-variant", f"variant is one of {', '.join(VARIANT_SPECS)}.")
+    if rated not in (None, "true", "false"):
+        raise invalid("bad-rated", "rated is true or false.")
+    return Filters(
+        variant,
+        moment(since, "since"),
+        moment(until, "until"),
+        None if rated is None else rated == "true",
+    )
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of a player's export: the NDJSON body, how many games, the next page's cursor."""
+
+    body: str
+    games: int
+    next: str | None
+
+
+def player_export(
+    username: str, wanted: Filters, cursor: str | None, limit: int = DEFAULT_PAGE_GAMES
+) -> Page:
+    """One page of ``username``'s finished games, newest first, as NDJSON: at most ``limit``
+    games and ``MAX_PAGE_BYTES`` of body (at least one game)."""
+    profile = player_by_name(username)
+    kind = "export-" + json.dumps([profile.player_id, wanted.query()], sort_keys=True)
+    start = pagination.dynamo_key(pagination.decode(kind, cursor))
+    items = _history(profile.player_id, wanted, start)
+    lines: list[str] = []
+    size = 0
+    last: dict[str, Any] | None = None
+    more = False
+    while not more:
+        group = list(islice(items, max(1, min(GROUP, limit - len(lines)))))
+        if not group:
+            break
+        records = {r.game_id: r for r in _records(group) if publishable(r)}
+        built = {
+            d["game_id"]: d for d in documents(records[g] for g in _ids(group) if g in records)
+        }
+        for item in group:
+            if len(lines) >= limit:
+                more = True
+                break
+            doc = built.get(item["game_id"]["S"])
+            if doc is not None:
+                text = line(doc)
+                weight = len(text.encode("utf-8"))
+                if lines and size + weight > MAX_PAGE_BYTES:
+                    more = True
+                    break
+                lines.append(text)
+                size += weight
+            last = {"pk": item["pk"], "sk": item["sk"]}
+        if len(lines) >= limit and not more:
+            more = next(items, None) is not None
+    position = pagination.key_position(last) if more and last is not None else None
+    return Page(
+        "".join(lines),
+        len(lines),
+        None if position is None else pagination.encode(kind, position),
+    )
+
+
+def _ids(items: list[dict[str, Any]]) -> list[str]:
+    return [item["game_id"]["S"] for item in items]
+
+
+def _history(
+    player_id: str, wanted: Filters, start: dict[str, Any] | None
+) -> Iterator[dict[str, Any]]:
+    """The player's finished-game items in the time range, newest first, filtered."""
+    low = f"GAME#F#{wanted.since or ''}"
+    high = f"GAME#F#{wanted.until}" if wanted.until else "GAME#F#~"
+    names: dict[str, str] = {}
+    values: dict[str, Any] = {
+        ":pk": {"S": f"PLAYER#{player_id}"},
+        ":low": {"S": low},
+        ":high": {"S": high},
+    }
+    tests = []
+    if wanted.variant is not None:
+        names["#variant"] = "variant"
+        values[":variant"] = {"S": wanted.variant}
+        tests.append("#variant = :variant")
+    if wanted.rated is not None:
+        values[":rated"] = {"BOOL": wanted.rated}
+        tests.append("rated = :rated")
+    request: dict[str, Any] = {
+        "TableName": get_config().table_name,
+        "KeyConditionExpression": "pk = :pk AND sk BETWEEN :low AND :high",
+        "ExpressionAttributeValues": values,
+        "ScanIndexForward": False,
+        "Limit": MAX_PAGE_GAMES,
+    }
+    if names:
+        request["ExpressionAttributeNames"] = names
+    if tests:
+        request["FilterExpression"] = " AND ".join(tests)
+    if start is not None:
+        request["ExclusiveStartKey"] = start
+    while True:
+        answer = aws.dynamodb().query(**request)
+        yield from answer.get("Items", [])
+        following = answer.get("LastEvaluatedKey")
+        if not following:
+            return
+        request["ExclusiveStartKey"] = following
+
+
+def _records(items: list[dict[str, Any]]) -> list[GameRecord]:
+    ids = _ids(items)
+    found = {
+        item["pk"]["S"].removeprefix("GAME#"): item
+        for item in store.batch_get([store.game_key(g) for g in ids])
+    }
+    return [store.parse_game(g, found[g]) for g in ids if g in found]
+
+
+def next_link(username: str, wanted: Filters, cursor: str, limit: int) -> str:
+    """The ``Link`` header of a page with a next one."""
+    query = urllib.parse.urlencode({**wanted.query(), "limit": str(limit), "cursor": cursor})
+    path = f"/v1/players/{urllib.parse.quote(username)}/games/export?{query}"
+    return f'<{path}>; rel="next"'
+
+
+# ---------------------------------------------------------------------------- a month's games
+def export_key(month: str) -> dict[str, Any]:
+    """A month's export item."""
+    return {"pk": {"S": EXPORTS_PK}, "sk": {"S": f"MONTH#{month}"}}
+
+
+def object_key(month: str) -> str:
+    """Where a month's export lives in the bucket."""
+    return f"{EXPORT_PREFIX}games-{month}.ndjson.gz"
+
+
+def finished_ids(month: str) -> Iterator[str]:
+    """Every game that ended in ``month``, oldest first (the ``finished`` index, all shards)."""
+    shards = [_shard(f"FIN#{month}#{n}") for n in range(store.FINISHED_SHARDS)]
+    for _, game_id in merge(*shards):
+        yield game_id
+
+
+def _shard(partition: str) -> Iterator[tuple[str, str]]:
+    request: dict[str, Any] = {
+        "TableName": get_config().table_name,
+        "IndexName": store.FINISHED_INDEX,
+        "KeyConditionExpression": "fin_shard = :shard",
+        "ExpressionAttributeValues": {":shard": {"S": partition}},
+    }
+    while True:
+        answer = aws.dynamodb().query(**request)
+        for item in answer.get("Items", []):
+            yield item["fin_at"]["S"], item["pk"]["S"].removeprefix("GAME#")
+        following = answer.get("LastEvaluatedKey")
+        if not following:
+            return
+        request["ExclusiveStartKey"] = following
+
+
+def _month_records(month: str) -> Iterator[GameRecord]:
+    chunk: list[str] = []
+    for game_id in finished_ids(month):
+        chunk.append(game_id)
+        if len(chunk) == BATCH:
+            yield from _by_id(chunk)
+            chunk = []
+    if chunk:
+        yield from _by_id(chunk)
+
+
+def _by_id(game_ids: list[str]) -> list[GameRecord]:
+    found = {
+        item["pk"]["S"].removeprefix("GAME#"): item
+        for item in store.batch_get([store.game_key(g) for g in game_ids], consistent=False)
+    }
+    return [store.parse_game(g, found[g]) for g in game_ids if g in found]
+
+
+def build_month(month: str) -> dict[str, Any]:
+    """Write every finished game of ``month`` to the bucket as gzip NDJSON, and list it.
+
+    The file is written to the function's temporary storage as it is made (memory stays flat)
+    and sent in one ``PutObject`` (up to 5 GB).
+    """
+    games = 0
+    digest = hashlib.sha256()
+    with tempfile.TemporaryFile() as raw:
+        with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as packed:
+            for doc in documents(r for r in _month_records(month) if publishable(r)):
+                data = line(doc).encode("utf-8")
+                packed.write(data)
+                digest.update(data)
+                games += 1
+        size = raw.tell()
+        raw.seek(0)
+        aws.s3().put_object(
+            Bucket=get_config().export_bucket,
+            Key=object_key(month),
+            Body=raw,
+            ContentType="application/x-ndjson",
+            ContentEncoding="gzip",
+        )
+    entry = {
+        "month": month,
+        "games": games,
+        "bytes": size,
+        "sha256": digest.hexdigest(),
+        "created_at": clock.iso(clock.now()),
+    }
+    aws.dynamodb().put_item(
+        TableName=get_config().table_name,
+        Item={
+            **export_key(month),
+            "key": {"S": object_key(month)},
+            "entry": {"S": json.dumps(entry, separators=(",", ":"))},
+        },
+    )
+    return entry
+
+
+def due_month(now: datetime) -> str | None:
+    """The month to export now: the last one, once it is over, not exported yet, and with every
+    daily game's seed public (its daily key published, or no daily duel that month)."""
+    month = month_of((now.replace(day=1) - timedelta(days=1)).date().isoformat())
+    if next_month(month) != month_of(now.date().isoformat()):  # pragma: no cover
+        return None
+    answer = aws.dynamodb().get_item(
+        TableName=get_config().table_name, Key=export_key(month), ConsistentRead=True
+    )
+    if answer.get("Item"):
+        return None
+    daily = get_month(month)
+    if daily is not None and daily.key_hex is None:
+        return None
+    return month
+
+
+def monthly(event: dict[str, Any]) -> dict[str, Any]:
+    """The scheduled job: export last month if it is due (or ``event["month"]`` if given)."""
+    month = event.get("month") if isinstance(event.get("month"), str) else None
+    month = month or due_month(clock.now())
+    if month is None:
+        return {"exported": None}
+    return {"exported": build_month(month)}
+
+
+def listing() -> dict[str, Any]:
+    """``GET /v1/exports``: every month exported, newest first, each with a link valid for
+    ``LINK_TTL_S`` seconds."""
+    answer = aws.dynamodb().query(
+        TableName=get_config().table_name,
+        KeyConditionExpression="pk = :pk",
+        ExpressionAttributeValues={":pk": {"S": EXPORTS_PK}},
+        ScanIndexForward=False,
+    )
+    now = clock.now()
+    months = []
+    for item in answer.get("Items", []):
+        entry = json.loads(item["entry"]["S"])
+        url = aws.s3().generate_presigned_url(
+            "get_object",
+            Params={"Bucket": get_config().export_bucket, "Key": item["key"]["S"]},
+            ExpiresIn=LINK_TTL_S,
+        )
+        months.append(
+            {
+                **entry,
+                "url": url,
+                "expires_at": clock.iso(now + timedelta(seconds=LINK_TTL_S)),
+            }
+        )
+    return {"exports": months}

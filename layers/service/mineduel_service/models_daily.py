@@ -1,0 +1,66 @@
+"""Response models of the daily duel (docs/daily.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from .models import GameSummaryOut, _Response
+
+
+class DayCommitmentOut(_Response):
+    """A day's commitment, published before the day starts."""
+
+    date: str
+    commitment: str
+
+
+class MonthCommitmentOut(_Response):
+    """A month's commitment (SHA-256 of its key), published before the month starts."""
+
+    month: str
+    commitment: str
+
+
+class DailyOut(_Response):
+    """Today's daily duel: its commitments, and the caller's game of the day."""
+
+    date: str = Field(description="Today, UTC (YYYY-MM-DD)")
+    closes_at: str = Field(description="When the day ends: no daily game runs past it")
+    commitment: str | None = Field(description="SHA-256 of the day's seed (null until prepared)")
+    month: str
+    month_commitment: str | None = Field(description="SHA-256 of the month key")
+    tomorrow: DayCommitmentOut | None
+    next_month: MonthCommitmentOut | None
+    played: bool = Field(description="Whether the caller has had today's attempt")
+    game: GameSummaryOut | None = Field(description="The caller's game of the day")
+    table: str = Field(description="The path of today's table")
+
+
+class DailyEntryOut(_Response):
+    """One ranked player of a day (accounts only; equal mines and safe taps share a rank)."""
+
+    rank: int
+    name: str
+    mines: int
+    safe_taps: int
+    ended_at: str | None
+    game_id: str | None = Field(description="The game, once the day is closed (null before)")
+
+
+class DailyTableOut(_Response):
+    """One page of a day's table, with the day's commitment and (once closed) its seed."""
+
+    date: str
+    status: Literal["upcoming", "open", "closing", "closed"]
+    commitment: str
+    seed: str | None = Field(description="The day's seed, published once the day is closed")
+    month: str
+    month_commitment: str | None
+    month_key: str | None = Field(description="The month key, published once the month is over")
+    players: int = Field(description="Attempts of the day, guests included")
+    ranked: int = Field(description="Accounts with a finished game, ranked")
+    updated_at: str | None = Field(description="When the table was last rebuilt (every 5 min)")
+    entries: list[DailyEntryOut]
+    next: str | None
