@@ -11,11 +11,10 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from mineduel_service import daily
-from mineduel_service.observability import logger, publish_metrics, tracer
+from mineduel_service.observability import logger, publish_metrics
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     """Return the days whose tables were rebuilt, closed or still waiting, and months published."""
     try:

@@ -34,8 +34,10 @@ def bot_game(variant: str, label: str) -> dict[str, object]:
     moves = []
     while not state.finished:
         chosen = choose_action(state, commitment(seed), "hard")
-        assert state.turn is not None  # a game that is not finished has a seat to move
-        state, move = rules.play(state, field, state.turn, chosen.action, chosen.row, chosen.col)
+        seat = state.turn
+        if seat is None:  # cannot happen: a game that is not finished has a seat to move
+            raise RuntimeError("an unfinished game with no seat to move")
+        state, move = rules.play(state, field, seat, chosen.action, chosen.row, chosen.col)
         moves.append(move)
     return build_document(
         game_id=game_id,
