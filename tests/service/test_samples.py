@@ -83,7 +83,16 @@ def test_the_sweeper_sample_is_its_schedule_input(api: Api) -> None:
     schedule = api.stack.template.resources["SweepSchedule"]["Properties"]
     assert json.loads(schedule["Target"]["Input"]) == sample
     result = api.invoker.invoke("SweepDeadlinesFunction", sample)
-    deadlines = {"timed-out", "bots-moved", "stale", "early", "raced", "ignored", "failed"}
+    deadlines = {
+        "timed-out",
+        "bots-moved",
+        "warned",
+        "stale",
+        "early",
+        "raced",
+        "ignored",
+        "failed",
+    }
     assert set(result["outcomes"]) <= deadlines | {"results-applied", "results-failed"}
 
 

@@ -115,6 +115,8 @@ class ExpiryEvent(_Request):
     game_id: str = Field(min_length=1, max_length=64)
     move_count: int | None = Field(default=None, ge=0)
     deadline: str | None = Field(default=None, min_length=1, max_length=32)
+    warning: bool = False
+    """The turn's schedule fired at its warning time, not its deadline (docs/live.md)."""
 
     @model_validator(mode="after")
     def _turn_or_none(self) -> ExpiryEvent:

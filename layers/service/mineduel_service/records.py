@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, replace
+from datetime import timedelta
 from typing import Any, Literal
 
 from mineduel_engine import GameState, Settings
 
+from . import clock
 from .ratings import GameRating
+
+WARNING_AT = 0.8
+"""A turn's "time almost up" warning comes at this share of its time (docs/live.md)."""
+WARNED_DEADLINE_S = 3600
+"""Only turns of at least this many seconds are warned: a shorter game is watched live."""
 
 SeatKind = Literal["account", "guest", "bot", "open"]
 Status = Literal["waiting", "active", "finished", "cancelled"]
@@ -61,13 +68,39 @@ class GameRecord:
     rematch_of: str | None = None
     rating: GameRating | None = None
     """What the game did to its players' ratings, once its result is applied (rated games)."""
+    seats_moved: tuple[int, ...] = ()
+    """The seats that have made a move of their own (not counting going out), in seat order."""
+    warned_for: str | None = None
+    """The deadline of the turn whose "time almost up" warning was given (once per turn)."""
+    spectators_off: bool = False
+    """A player turned spectators off for the rest of the game (docs/live.md)."""
+
+    @property
+    def warning_at(self) -> str | None:
+        """When the player to move is warned that the turn's time is almost up; None when this
+        turn gets no warning: turns shorter than an hour, a bot to move, a seat in the game
+        that has not moved yet, or the warning already given."""
+        seat = self.state.turn
+        if (
+            self.status != "active"
+            or self.deadline is None
+            or seat is None
+            or self.move_deadline_s < WARNED_DEADLINE_S
+            or self.seats[seat].kind == "bot"
+            or self.warned_for == self.deadline
+            or any(i not in self.seats_moved for i in self.state.seats_in)
+        ):
+            return None
+        lead = timedelta(seconds=self.move_deadline_s * (1 - WARNING_AT))
+        return clock.iso(clock.parse_iso(self.deadline) - lead)
 
     @property
     def due_at(self) -> str | None:
-        """When the sweeper must look at this game: the turn's deadline while it is active, the
-        moment a waiting game lapses; None once it is over."""
+        """When the sweeper must look at this game: the turn's warning time while one is due,
+        then its deadline while it is active; the moment a waiting game lapses; None once it
+        is over."""
         if self.status == "active":
-            return self.deadline
+            return self.warning_at or self.deadline
         if self.status == "waiting":
             return self.lapses_at
         return None
@@ -126,6 +159,9 @@ class GameRecord:
                 "lapses_at": self.lapses_at,
                 "ended_at": self.ended_at,
                 "rematch_of": self.rematch_of,
+                "seats_moved": list(self.seats_moved),
+                "warned_for": self.warned_for,
+                "spectators_off": self.spectators_off,
             },
             separators=(",", ":"),
         )
@@ -163,5 +199,8 @@ class GameRecord:
             ended_at=data.get("ended_at"),
             results_pending=results_pending,
             rematch_of=data.get("rematch_of"),
+            seats_moved=tuple(data.get("seats_moved", ())),
+            warned_for=data.get("warned_for"),
+            spectators_off=bool(data.get("spectators_off", False)),
             rating=GameRating.from_dict(json.loads(rating)) if rating else None,
         )
