@@ -180,9 +180,10 @@ def follow_schedule(before: GameRecord | None, after: GameRecord) -> None:
 
     One Scheduler call. When the turn gets a "time almost up" warning, its schedule fires at the
     warning time instead of the deadline, and the expiry function arms the deadline then
-    (``scheduling``); a game that ends after its turn's warning deletes that deadline schedule. A failure is logged and counted (``ScheduleFailures``, which alarms),
-    never raised: the write is stored, every request on the game enforces the deadline itself,
-    and the sweeper ends the game on time without a schedule.
+    (``scheduling``); a game that ends after its turn's warning deletes that deadline schedule.
+    A failure is logged and counted (``ScheduleFailures``, which alarms), never raised: the
+    write is stored, every request on the game enforces the deadline itself, and the sweeper
+    ends the game on time without a schedule.
     """
     try:
         if after.status == "active" and after.deadline is not None:
