@@ -16,7 +16,9 @@ from botocore.config import Config as BotoConfig
 from .config import get_config
 
 if TYPE_CHECKING:
+    from mypy_boto3_apigatewaymanagementapi import ApiGatewayManagementApiClient
     from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_events import EventBridgeClient
     from mypy_boto3_kms import KMSClient
     from mypy_boto3_lambda import LambdaClient
     from mypy_boto3_s3 import S3Client
@@ -81,6 +83,36 @@ def s3() -> S3Client:
             client = boto3.client("s3", region_name=get_config().region, config=config)
             _clients["s3"] = client
     found: S3Client = client
+    return found
+
+
+def events() -> EventBridgeClient:
+    """The EventBridge client (game events on the stack's bus)."""
+    client: EventBridgeClient = _client("events")
+    return client
+
+
+def connections() -> ApiGatewayManagementApiClient:
+    """The WebSocket API's management client (``PostToConnection``), on the stage's endpoint.
+
+    ``AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI`` overrides it, as the local stack does: there the
+    management API of its own WebSocket server is what reaches the sockets.
+    """
+    with _lock:
+        client = _clients.get("apigatewaymanagementapi")
+        if client is None:
+            endpoint = (
+                os.environ.get("AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI")
+                or get_config().live_endpoint
+            )
+            client = boto3.client(
+                "apigatewaymanagementapi",
+                region_name=get_config().region,
+                endpoint_url=endpoint,
+                config=_BOTO_CONFIG.merge(BotoConfig(retries={"max_attempts": 1})),
+            )
+            _clients["apigatewaymanagementapi"] = client
+    found: ApiGatewayManagementApiClient = client
     return found
 
 

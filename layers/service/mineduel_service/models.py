@@ -186,6 +186,10 @@ class GameOut(_Response):
     seed: str | None
     result: ResultOut | None
     bot_level: str | None = None
+    spectators_off: bool = False
+    """A player turned spectators off for the rest of the game (docs/live.md)."""
+    watchers: int | None = None
+    """Spectators following the game live (``GET /v1/games/{game_id}`` only; counted up to 60)."""
 
 
 class MoveOut(_Response):

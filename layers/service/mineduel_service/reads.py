@@ -18,6 +18,7 @@ from mineduel_engine.verify import build_document
 
 from . import aws, clock, store
 from .config import get_config
+from .connections import game_and_watchers
 from .deadlines import overdue
 from .errors import not_found
 from .observability import count, logger
@@ -74,8 +75,18 @@ def request_expiry(record: GameRecord) -> bool:
 
 
 def get_game(game_id: str) -> dict[str, Any]:
-    """The public view of a game: one read, no KMS."""
-    return game_view(current(game_id))
+    """The public view of a game with its count of watchers: one read (the game and its
+    subscriptions together, ``connections.game_and_watchers``), no KMS."""
+    if not plausible_id(game_id):
+        raise not_found()
+    record, watchers = game_and_watchers(game_id, clock.now())
+    if record is None:
+        raise not_found()
+    if overdue(record, clock.now()) and request_expiry(record):
+        record, watchers = game_and_watchers(game_id, clock.now())
+        if record is None:
+            raise not_found()
+    return {**game_view(record), "watchers": watchers}
 
 
 def list_moves(game_id: str, after: int) -> dict[str, Any]:

@@ -57,6 +57,7 @@ def game_view(record: GameRecord) -> dict[str, Any]:
         "seed": record.seed_hex if finished else None,
         "result": result.to_dict() if result else None,
         "bot_level": record.bot_level if any(s.kind == "bot" for s in record.seats) else None,
+        "spectators_off": record.spectators_off,
     }
 
 
