@@ -42,6 +42,7 @@ EXPECTED = {
     "me_avatar_put.json": (401, "unauthorized"),
     "avatars_get.json": (404, "avatar-not-found"),
     "share_get.json": (404, None),  # the HTML page that says there is no such game
+    "games_spectators_delete.json": (401, "unauthorized"),
 }
 
 
@@ -64,7 +65,27 @@ def test_each_sample_as_it_is(api: Api, name: str) -> None:
 def test_every_route_has_a_sample() -> None:
     names = {p.name for p in EVENTS.glob("*.json")}
     schedule_inputs = {"expire_turn.json", "sweep_deadlines.json", "leaderboard_snapshot.json"}
-    assert set(EXPECTED) | schedule_inputs == names
+    live = {"live_connect.json", "live_message.json", "live_disconnect.json", "live_fanout.json"}
+    assert set(EXPECTED) | schedule_inputs | live == names
+
+
+def test_the_websocket_samples_as_they_are(api: Api) -> None:
+    connect = json.loads((EVENTS / "live_connect.json").read_text())
+    # The sample's guest token was never issued: the handshake is refused.
+    assert api.invoker.invoke("LiveConnectFunction", connect)["statusCode"] == 401
+    anonymous = {**connect, "queryStringParameters": None}
+    assert api.invoker.invoke("LiveConnectFunction", anonymous)["statusCode"] == 200
+    message = json.loads((EVENTS / "live_message.json").read_text())
+    answer = api.invoker.invoke("LiveMessageFunction", message)
+    assert json.loads(answer["body"])["code"] == "game-not-found"  # the sample's game
+    disconnect = json.loads((EVENTS / "live_disconnect.json").read_text())
+    assert api.invoker.invoke("LiveDisconnectFunction", disconnect)["statusCode"] == 200
+
+
+def test_the_stream_sample_is_a_batch_the_fanout_takes(api: Api) -> None:
+    batch = json.loads((EVENTS / "live_fanout.json").read_text())
+    report = api.invoker.invoke("LiveFanoutFunction", batch)
+    assert report == {"sent": 0, "gone": 0, "failed": 0, "bus_events": 0, "events": []}
 
 
 def test_the_expiry_sample_is_a_schedule_input(api: Api) -> None:

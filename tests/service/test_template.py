@@ -44,6 +44,7 @@ API_MD_ROUTES = {
     ("GET", "/v1/games/{game_id}/moves"): "ListMovesFunction",
     ("GET", "/v1/games/{game_id}/verify"): "VerifyFunction",
     ("GET", "/v1/leaderboards/{variant}"): "LeaderboardFunction",
+    ("DELETE", "/v1/games/{game_id}/spectators"): "SpectatorsFunction",
 }
 ROOT = Path(__file__).resolve().parents[2]
 SEED_READERS = {
@@ -53,7 +54,20 @@ SEED_READERS = {
     "ExpireTurnFunction",
     "SweepDeadlinesFunction",
 }
-UNROUTED = {"ExpireTurnFunction", "SweepDeadlinesFunction", "LeaderboardSnapshotFunction"}
+UNROUTED = {
+    "ExpireTurnFunction",
+    "SweepDeadlinesFunction",
+    "LeaderboardSnapshotFunction",
+    "LiveConnectFunction",
+    "LiveDisconnectFunction",
+    "LiveMessageFunction",
+    "LiveFanoutFunction",
+}
+WEBSOCKET_ROUTES = {
+    "$connect": "LiveConnectFunction",
+    "$disconnect": "LiveDisconnectFunction",
+    "$default": "LiveMessageFunction",
+}
 
 
 def _statements(properties: dict[str, Any]) -> list[dict[str, Any]]:
@@ -83,7 +97,25 @@ def test_every_api_md_route_has_exactly_one_function() -> None:
     assert list(apis) == ["HttpApi"]
     for fn in template.functions.values():
         for event in fn.properties.get("Events", {}).values():
+            if event["Type"] == "DynamoDB":  # the fan-out, on the table's stream
+                assert fn.logical_id == "LiveFanoutFunction"
+                assert event["Properties"]["Stream"] == {"Fn::GetAtt": ["GamesTable", "StreamArn"]}
+                continue
             assert event["Properties"]["ApiId"] == {"Ref": "HttpApi"}
+
+
+def test_the_websocket_api_routes_each_route_to_its_function() -> None:
+    from mineduel.local.websocket import WebSocketRoutes
+
+    template = load_template()
+    (api,) = template.resources_of_type("AWS::ApiGatewayV2::Api").values()
+    assert api["Properties"]["ProtocolType"] == "WEBSOCKET"
+    routes = WebSocketRoutes.from_template(template, "api", "live")
+    assert routes.functions == WEBSOCKET_ROUTES
+    assert routes.responding == {"$default"}
+    permissions = template.resources_of_type("AWS::Lambda::Permission").values()
+    allowed = {p["Properties"]["FunctionName"]["Ref"] for p in permissions}
+    assert allowed == set(WEBSOCKET_ROUTES.values())
 
 
 def test_only_the_seed_readers_may_decrypt_and_nothing_is_a_wildcard() -> None:
@@ -96,7 +128,7 @@ def test_only_the_seed_readers_may_decrypt_and_nothing_is_a_wildcard() -> None:
             assert statement["Resource"] != "*", logical_id
     # The read path may only ask the expiry function to record a passed deadline.
     assert _actions(template.functions["GetGameFunction"].properties) == {
-        "dynamodb:GetItem",
+        "dynamodb:Query",  # the game and its subscriptions (the count of watchers) in one read
         "lambda:InvokeFunction",
     }
     assert "kms:Encrypt" in _actions(template.functions["CreateGameFunction"].properties)
@@ -183,6 +215,7 @@ def test_the_client_config_output_names_the_provisioned_pool(stack: LocalStack) 
         "user_pool_id": config.user_pool_id,
         "user_pool_client_id": config.user_pool_client_id,
         "api_url": stack.outputs["ApiUrl"],
+        "websocket_url": stack.outputs["LiveUrl"],
     }
 
 
