@@ -42,7 +42,7 @@ EXPECTED = {
     "me_avatar_put.json": (401, "unauthorized"),
     "avatars_get.json": (404, "avatar-not-found"),
     "share_get.json": (404, None),  # the HTML page that says there is no such game
-    "games_spectators_delete.json": (401, "unauthorized"),
+    "games_spectators_delete.json": (404, "game-not-found"),
 }
 
 
