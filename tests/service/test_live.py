@@ -5,6 +5,7 @@ table's stream (moto's), and the management API reaching the sockets."""
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
 import boto3
@@ -172,8 +173,6 @@ def test_disconnect_removes_the_connection_and_its_subscriptions(served_api: Api
     for _ in range(50):
         if not connections.subscriptions(game_id):
             break
-        import time
-
         time.sleep(0.1)
     assert connections.subscriptions(game_id) == []
 
@@ -186,7 +185,9 @@ def test_game_events_reach_the_stacks_bus(served_api: Api) -> None:
     bus = api.stack.ref("GameEventBus")
     queue = sqs.create_queue(QueueName="game-events-test")["QueueUrl"]
     arn = sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["QueueArn"])["Attributes"]
-    events.put_rule(Name="all-games", EventBusName=bus, EventPattern='{"source": ["mineduel.game"]}')
+    events.put_rule(
+        Name="all-games", EventBusName=bus, EventPattern='{"source": ["mineduel.game"]}'
+    )
     events.put_targets(
         Rule="all-games", EventBusName=bus, Targets=[{"Id": "q", "Arn": arn["QueueArn"]}]
     )

@@ -13,6 +13,7 @@ import boto3
 from mineduel_service.config import get_config
 
 from mineduel.local.template import load_template
+from mineduel.local.websocket import WebSocketRoutes
 
 if TYPE_CHECKING:
     from mineduel.local.provision import LocalStack
@@ -105,8 +106,6 @@ def test_every_api_md_route_has_exactly_one_function() -> None:
 
 
 def test_the_websocket_api_routes_each_route_to_its_function() -> None:
-    from mineduel.local.websocket import WebSocketRoutes
-
     template = load_template()
     (api,) = template.resources_of_type("AWS::ApiGatewayV2::Api").values()
     assert api["Properties"]["ProtocolType"] == "WEBSOCKET"
@@ -313,6 +312,7 @@ class NoPillow:
 sys.meta_path.insert(0, NoPillow())
 from mineduel.local.environments import load_handler_module
 from mineduel.local.template import load_template
+from mineduel.local.websocket import WebSocketRoutes
 
 functions = load_template().functions
 for logical_id, spec in functions.items():
