@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import importlib
 
-BENCHMARKS = ("mineduel.benchmarks.engine", "mineduel.benchmarks.cost")
+BENCHMARKS = (
+    "mineduel.benchmarks.engine",
+    "mineduel.benchmarks.cost",
+    "mineduel.benchmarks.live",
+)
 
 
 def main() -> None:
