@@ -174,8 +174,8 @@ def unsubscribe(connection_id: str, game_id: str) -> None:
                 },
             ]
         )
-    except store.WriteConflict:
-        delete_subscriptions(connection_id, [game_id])  # the connection item is gone already
+    except store.WriteConflict:  # the connection item is gone already: the subscription alone
+        aws.dynamodb().delete_item(TableName=_table(), Key=subscription_key(game_id, connection_id))
 
 
 def drop_connection(connection_id: str) -> Connection | None:

@@ -16,7 +16,6 @@ from typing import Any
 
 from . import clock, connections, store
 from .connections import Connection, Role, SubscriptionRefused
-from .errors import ApiError
 from .identity import authenticate
 from .reads import plausible_id
 from .records import GameRecord
@@ -108,8 +107,3 @@ def error(code: str, text: str, game_id: str | None = None) -> dict[str, Any]:
     if game_id is not None:
         found["game_id"] = game_id[:64]
     return found
-
-
-def refusal_status(exc: ApiError) -> int:
-    """The HTTP status that refuses a handshake for ``exc``."""
-    return exc.status
