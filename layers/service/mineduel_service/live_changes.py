@@ -61,7 +61,7 @@ def event_of(
         return "finished" if after.status == "finished" else "move"
     if after.status != before.status and after.status in ("finished", "cancelled"):
         return "finished"
-    if after.seats != before.seats or after.status != before.status:
+    if before.status == "waiting" and (after.seats != before.seats or after.status != "waiting"):
         return "join"
     if warned(before, after):
         return "warning"
