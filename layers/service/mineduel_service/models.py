@@ -189,7 +189,8 @@ class GameOut(_Response):
     spectators_off: bool = False
     """A player turned spectators off for the rest of the game (docs/live.md)."""
     watchers: int | None = None
-    """Spectators following the game live (``GET /v1/games/{game_id}`` only; counted up to 60)."""
+    """Spectators following the game live, counted up to 60 by ``GET /v1/games/{game_id}``;
+    null when nobody watches, and in the other answers (docs/live.md)."""
 
 
 class MoveOut(_Response):

@@ -75,8 +75,8 @@ def request_expiry(record: GameRecord) -> bool:
 
 
 def get_game(game_id: str) -> dict[str, Any]:
-    """The public view of a game with its count of watchers: one read (the game and its
-    subscriptions together, ``connections.game_and_watchers``), no KMS."""
+    """The public view of a game with its count of watchers (null when nobody watches): one
+    read (the game and its subscriptions together, ``connections.game_and_watchers``), no KMS."""
     if not plausible_id(game_id):
         raise not_found()
     record, watchers = game_and_watchers(game_id, clock.now())
@@ -86,7 +86,8 @@ def get_game(game_id: str) -> dict[str, Any]:
         record, watchers = game_and_watchers(game_id, clock.now())
         if record is None:
             raise not_found()
-    return {**game_view(record), "watchers": watchers}
+    # None when nobody watches: then the read is the same Game every other answer shows.
+    return {**game_view(record), "watchers": watchers or None}
 
 
 def list_moves(game_id: str, after: int) -> dict[str, Any]:
