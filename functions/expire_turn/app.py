@@ -19,14 +19,16 @@ from pydantic import ValidationError
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, str]:
-    """Return what happened: timed-out, bots-moved, stale, early, raced or ignored."""
+    """Return what happened: timed-out, bots-moved, warned, stale, early, raced or ignored."""
     try:
         expiry = ExpiryEvent.model_validate(event)
     except ValidationError:
         logger.warning("expiry event ignored: not a turn schedule's input")
         return {"outcome": "ignored"}
     try:
-        outcome = games.expire_turn(expiry.game_id, expiry.move_count, expiry.deadline)
+        outcome = games.expire_turn(
+            expiry.game_id, expiry.move_count, expiry.deadline, expiry.warning
+        )
     finally:
         publish_metrics()
     logger.info("turn expiry", extra={"game_id": expiry.game_id, "outcome": outcome})

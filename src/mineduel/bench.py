@@ -15,6 +15,7 @@ BENCHMARKS = (
     "mineduel.benchmarks.layers",
     "mineduel.benchmarks.cost",
     "mineduel.benchmarks.analysis",
+    "mineduel.benchmarks.live",
 )
 
 

@@ -93,6 +93,7 @@ def test_local_config_names_the_pool_the_api_checks_tokens_against(stack: Runnin
         "aws_endpoint": stack.endpoint_url,
         "user_pool_id": functions["USER_POOL_ID"],
         "user_pool_client_id": functions["USER_POOL_CLIENT_ID"],
+        "websocket_url": stack.live.url,  # live push (docs/live.md)
     }
     cognito = boto3.client(
         "cognito-idp", region_name=config["region"], endpoint_url=config["aws_endpoint"]

@@ -39,6 +39,9 @@ from werkzeug.serving import make_server
 from mineduel.local.invoke import Invoker
 from mineduel.local.lambda_service import LocalLambda, lambda_endpoint
 from mineduel.local.provision import LocalStack, provision
+from mineduel.local.stack import live_gateway_for
+from mineduel.local.streams import StreamPoller, stream_pollers
+from mineduel.local.websocket import LiveGateway, management_endpoint
 
 ACCOUNT_PASSWORD = "Correct-Horse-42"
 ROOT = Path(__file__).resolve().parents[2]
@@ -241,6 +244,22 @@ class Api:
         result = self.invoker.invoke("SweepDeadlinesFunction", {})
         return dict(result["outcomes"])
 
+    @property
+    def live(self) -> LiveGateway:
+        """The stack's WebSocket API, on a real local WebSocket server."""
+        gateway: LiveGateway = self.stack.live  # type: ignore[attr-defined]
+        return gateway
+
+    def stream(self) -> StreamPoller:
+        """The fan-out's feed from the table's stream, from now on: ``run_now()`` delivers what
+        was written since (in the calling thread, through the function, as Lambda would)."""
+
+        def deliver(logical_id: str, event: dict[str, Any]) -> Any:
+            return self.invoker.invoke(logical_id, event)
+
+        (poller,) = stream_pollers(self.stack.template, self.stack.resolve, REGION, deliver)
+        return poller
+
     def expire(self, event: dict[str, Any]) -> str:
         """Deliver a schedule's input to the expiry function, by its ARN like Scheduler does."""
         arn = self.stack.environments["CommitMoveFunction"]["EXPIRY_FUNCTION_ARN"]
@@ -255,6 +274,8 @@ _CREDENTIALS = {
     # moto checks TOTP codes only with this on (one secret for every user), as the local stack's
     # embedded moto does: a wrong authenticator code is refused here as on AWS.
     "MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP": "true",
+    # Current botocore's account-based DynamoDB endpoints are not moto's (streams need this).
+    "AWS_ACCOUNT_ID_ENDPOINT_MODE": "disabled",
 }
 
 
@@ -280,11 +301,21 @@ def _export(stack: LocalStack, patch: pytest.MonkeyPatch) -> None:
 @contextlib.contextmanager
 def _with_lambda(stack: LocalStack, patch: pytest.MonkeyPatch) -> Iterator[None]:
     """Lambda's Invoke API for the stack's functions (moto cannot run them), where the
-    service's Lambda client finds it."""
-    with lambda_endpoint(LocalLambda(stack, Invoker(stack).invoke)) as url:
-        patch.setenv("AWS_ENDPOINT_URL_LAMBDA", url)
-        reset_config()
-        yield
+    service's Lambda client finds it; and the WebSocket API on a real local server, with its
+    management API where the fan-out's client finds it (moto's would accept any connection)."""
+    gateway = live_gateway_for(stack, Invoker(stack).invoke).start()
+    stack.live = gateway  # type: ignore[attr-defined]
+    try:
+        with (
+            lambda_endpoint(LocalLambda(stack, Invoker(stack).invoke)) as url,
+            management_endpoint(gateway) as management,
+        ):
+            patch.setenv("AWS_ENDPOINT_URL_LAMBDA", url)
+            patch.setenv("AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI", management)
+            reset_config()
+            yield
+    finally:
+        gateway.stop()
 
 
 @pytest.fixture

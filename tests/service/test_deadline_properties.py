@@ -3,9 +3,11 @@ deliveries, sweeps, claims and reads, some racing each other in threads, never l
 game without exactly one live way to end on time.
 
 "Live" means: of the game's schedules, exactly one would end the current turn (its input names
-the game's current move count and deadline; every other one is a stale delivery that changes
-nothing), and the sweeper's deadline index lists the game at that deadline. And whenever the
-local Scheduler has run at or after a deadline, that deadline has been recorded.
+the game's current move count and deadline, and it is not a warning schedule whose warning was
+given already; every other one is a stale delivery that changes nothing), and the sweeper's
+deadline index lists the game at its next due time (the turn's warning time while a warning is
+due, else its deadline). And whenever the local Scheduler has run at or after a deadline, that
+deadline has been recorded. Turns of an hour are played too, so warnings come into it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from conftest import Api
 
 DEADLINE_S = 60
+LONG_DEADLINE_S = 3600  # warned at 80%: the warning schedule, then the deadline schedule
 OPS = st.lists(
     st.one_of(
         st.just(("commit",)),
@@ -44,7 +47,7 @@ OPS = st.lists(
 )
 
 
-def _live_schedules(game_id: str, move_count: int, deadline: str) -> int:
+def _live_schedules(game_id: str, move_count: int, deadline: str, warned: bool) -> int:
     scheduler = boto3.client("scheduler", region_name=get_config().region)
     pages = scheduler.get_paginator("list_schedules").paginate(
         GroupName=get_config().schedule_group, NamePrefix=f"turn-{game_id}-"
@@ -56,7 +59,8 @@ def _live_schedules(game_id: str, move_count: int, deadline: str) -> int:
                 Name=summary["Name"], GroupName=get_config().schedule_group
             )
             event = json.loads(schedule["Target"]["Input"])
-            if (event["move_count"], event["deadline"]) == (move_count, deadline):
+            current = (event["move_count"], event["deadline"]) == (move_count, deadline)
+            if current and not (event.get("warning") and warned):
                 live += 1
     return live
 
@@ -76,19 +80,23 @@ def _check(game_id: str, scheduler_ran_at: Any) -> None:
     if record.status != "active":
         return
     assert record.deadline is not None
-    assert _live_schedules(game_id, record.state.move_count, record.deadline) == 1
-    assert _indexed_at(game_id) == record.deadline
+    warned = record.warned_for == record.deadline
+    assert _live_schedules(game_id, record.state.move_count, record.deadline, warned) == 1
+    assert _indexed_at(game_id) == record.due_at
+    assert record.due_at in (record.deadline, record.warning_at)
     if scheduler_ran_at is not None and scheduler_ran_at >= clock.parse_iso(record.deadline):
         raise AssertionError("the Scheduler ran after the deadline and the game still runs")
 
 
 @settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ops=OPS, three_seats=st.booleans())
+@given(ops=OPS, three_seats=st.booleans(), long_turns=st.booleans())
 def test_every_running_game_always_has_exactly_one_live_way_to_end_on_time(
-    served_api: Api, ops: list[tuple[Any, ...]], three_seats: bool
+    served_api: Api, ops: list[tuple[Any, ...]], three_seats: bool, long_turns: bool
 ) -> None:
     clock.reset()
     api = served_api
+    deadline_s = LONG_DEADLINE_S if long_turns else DEADLINE_S
+    scale = deadline_s // DEADLINE_S
     loop = scheduler_for(api.stack, LocalLambda(api.stack, Invoker(api.stack).invoke))
     if three_seats:
         tokens = [api.account("prop-a"), api.account("prop-b")]
@@ -96,13 +104,13 @@ def test_every_running_game_always_has_exactly_one_live_way_to_end_on_time(
             "POST",
             "/v1/games",
             token=tokens[0],
-            body={"seats": 3, "bots": 1, "bot_level": "easy", "move_deadline_s": DEADLINE_S},
+            body={"seats": 3, "bots": 1, "bot_level": "easy", "move_deadline_s": deadline_s},
         ).body
         api.call("POST", f"/v1/games/{created['game_id']}/join", token=tokens[1])
         game_id = created["game_id"]
     else:
         tokens = [api.guest()]
-        game_id = api.bot_game(tokens[0], bot_level="easy", move_deadline_s=DEADLINE_S)["game_id"]
+        game_id = api.bot_game(tokens[0], bot_level="easy", move_deadline_s=deadline_s)["game_id"]
     ran_at: list[Any] = [None]
 
     def commit() -> None:
@@ -126,7 +134,7 @@ def test_every_running_game_always_has_exactly_one_live_way_to_end_on_time(
         if kind == "commit":
             commit()
         elif kind == "advance":
-            clock.advance(op[1])
+            clock.advance(op[1] * scale)
         elif kind == "fire":
             fire()
         elif kind == "race":

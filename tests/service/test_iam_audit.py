@@ -211,9 +211,9 @@ def test_a_call_is_charged_to_the_function_running_in_its_thread(
     before = iam_run.audit.calls
     client.get_item(TableName=config.table_name, Key=GAME)  # no function runs: not charged
     assert iam_run.audit.calls == before
-    with running("GetGameFunction", stack):
-        assert RUNNING.get() == Running("GetGameFunction", stack)
+    with running("ListMovesFunction", stack):
+        assert RUNNING.get() == Running("ListMovesFunction", stack)
         client.get_item(TableName=config.table_name, Key=GAME)
     assert RUNNING.get() is None
     assert iam_run.audit.calls == before + 1
-    assert "GetGameFunction" in iam_run.audit.functions_seen()
+    assert "ListMovesFunction" in iam_run.audit.functions_seen()

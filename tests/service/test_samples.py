@@ -49,6 +49,7 @@ EXPECTED = {
     "daily_table_get.json": (404, "day-not-found"),
     "player_games_export_get.json": (404, "player-not-found"),
     "exports_get.json": (200, None),
+    "games_spectators_delete.json": (404, "game-not-found"),
 }
 
 
@@ -70,14 +71,28 @@ def test_each_sample_as_it_is(api: Api, name: str) -> None:
 
 def test_every_route_has_a_sample() -> None:
     names = {p.name for p in EVENTS.glob("*.json")}
-    schedule_inputs = {
-        "expire_turn.json",
-        "sweep_deadlines.json",
-        "leaderboard_snapshot.json",
-        "daily_housekeeping.json",
-        "monthly_export.json",
-    }
-    assert set(EXPECTED) | schedule_inputs == names
+    schedule_inputs = {"expire_turn.json", "sweep_deadlines.json", "leaderboard_snapshot.json"}
+    live = {"live_connect.json", "live_message.json", "live_disconnect.json", "live_fanout.json"}
+    assert set(EXPECTED) | schedule_inputs | live == names
+
+
+def test_the_websocket_samples_as_they_are(api: Api) -> None:
+    connect = json.loads((EVENTS / "live_connect.json").read_text())
+    # The sample's guest token was never issued: the handshake is refused.
+    assert api.invoker.invoke("LiveConnectFunction", connect)["statusCode"] == 401
+    anonymous = {**connect, "queryStringParameters": None}
+    assert api.invoker.invoke("LiveConnectFunction", anonymous)["statusCode"] == 200
+    message = json.loads((EVENTS / "live_message.json").read_text())
+    answer = api.invoker.invoke("LiveMessageFunction", message)
+    assert json.loads(answer["body"])["code"] == "game-not-found"  # the sample's game
+    disconnect = json.loads((EVENTS / "live_disconnect.json").read_text())
+    assert api.invoker.invoke("LiveDisconnectFunction", disconnect)["statusCode"] == 200
+
+
+def test_the_stream_sample_is_a_batch_the_fanout_takes(api: Api) -> None:
+    batch = json.loads((EVENTS / "live_fanout.json").read_text())
+    report = api.invoker.invoke("LiveFanoutFunction", batch)
+    assert report == {"sent": 0, "gone": 0, "failed": 0, "bus_events": 0, "events": []}
 
 
 def test_the_expiry_sample_is_a_schedule_input(api: Api) -> None:
@@ -96,7 +111,16 @@ def test_the_sweeper_sample_is_its_schedule_input(api: Api) -> None:
     schedule = api.stack.template.resources["SweepSchedule"]["Properties"]
     assert json.loads(schedule["Target"]["Input"]) == sample
     result = api.invoker.invoke("SweepDeadlinesFunction", sample)
-    deadlines = {"timed-out", "bots-moved", "stale", "early", "raced", "ignored", "failed"}
+    deadlines = {
+        "timed-out",
+        "bots-moved",
+        "warned",
+        "stale",
+        "early",
+        "raced",
+        "ignored",
+        "failed",
+    }
     assert set(result["outcomes"]) <= deadlines | {"results-applied", "results-failed"}
 
 

@@ -13,6 +13,7 @@ import boto3
 from mineduel_service.config import get_config
 
 from mineduel.local.template import load_template
+from mineduel.local.websocket import WebSocketRoutes
 
 if TYPE_CHECKING:
     from mineduel.local.provision import LocalStack
@@ -51,6 +52,7 @@ API_MD_ROUTES = {
     ("POST", "/v1/daily/play"): "DailyPlayFunction",
     ("GET", "/v1/players/{username}/games/export"): "PlayerExportFunction",
     ("GET", "/v1/exports"): "ExportsFunction",
+    ("DELETE", "/v1/games/{game_id}/spectators"): "SpectatorsFunction",
 }
 ROOT = Path(__file__).resolve().parents[2]
 SEED_READERS = {
@@ -70,6 +72,20 @@ UNROUTED = {
     "LeaderboardSnapshotFunction",
     "DailyHousekeepingFunction",
     "MonthlyExportFunction",
+}
+UNROUTED = {
+    "ExpireTurnFunction",
+    "SweepDeadlinesFunction",
+    "LeaderboardSnapshotFunction",
+    "LiveConnectFunction",
+    "LiveDisconnectFunction",
+    "LiveMessageFunction",
+    "LiveFanoutFunction",
+}
+WEBSOCKET_ROUTES = {
+    "$connect": "LiveConnectFunction",
+    "$disconnect": "LiveDisconnectFunction",
+    "$default": "LiveMessageFunction",
 }
 
 
@@ -100,7 +116,23 @@ def test_every_api_md_route_has_exactly_one_function() -> None:
     assert list(apis) == ["HttpApi"]
     for fn in template.functions.values():
         for event in fn.properties.get("Events", {}).values():
+            if event["Type"] == "DynamoDB":  # the fan-out, on the table's stream
+                assert fn.logical_id == "LiveFanoutFunction"
+                assert event["Properties"]["Stream"] == {"Fn::GetAtt": ["GamesTable", "StreamArn"]}
+                continue
             assert event["Properties"]["ApiId"] == {"Ref": "HttpApi"}
+
+
+def test_the_websocket_api_routes_each_route_to_its_function() -> None:
+    template = load_template()
+    (api,) = template.resources_of_type("AWS::ApiGatewayV2::Api").values()
+    assert api["Properties"]["ProtocolType"] == "WEBSOCKET"
+    routes = WebSocketRoutes.from_template(template, "api", "live")
+    assert routes.functions == WEBSOCKET_ROUTES
+    assert routes.responding == {"$default"}
+    permissions = template.resources_of_type("AWS::Lambda::Permission").values()
+    allowed = {p["Properties"]["FunctionName"]["Ref"] for p in permissions}
+    assert allowed == set(WEBSOCKET_ROUTES.values())
 
 
 def test_only_the_seed_readers_may_decrypt_and_nothing_is_a_wildcard() -> None:
@@ -113,7 +145,7 @@ def test_only_the_seed_readers_may_decrypt_and_nothing_is_a_wildcard() -> None:
             assert statement["Resource"] != "*", logical_id
     # The read path may only ask the expiry function to record a passed deadline.
     assert _actions(template.functions["GetGameFunction"].properties) == {
-        "dynamodb:GetItem",
+        "dynamodb:Query",  # the game and its subscriptions (the count of watchers) in one read
         "lambda:InvokeFunction",
     }
     assert "kms:Encrypt" in _actions(template.functions["CreateGameFunction"].properties)
@@ -200,6 +232,7 @@ def test_the_client_config_output_names_the_provisioned_pool(stack: LocalStack) 
         "user_pool_id": config.user_pool_id,
         "user_pool_client_id": config.user_pool_client_id,
         "api_url": stack.outputs["ApiUrl"],
+        "websocket_url": stack.outputs["LiveUrl"],
     }
 
 
@@ -323,6 +356,7 @@ class NoPillow:
 sys.meta_path.insert(0, NoPillow())
 from mineduel.local.environments import load_handler_module
 from mineduel.local.template import load_template
+from mineduel.local.websocket import WebSocketRoutes
 
 functions = load_template().functions
 for logical_id, spec in functions.items():

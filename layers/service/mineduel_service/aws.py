@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from .config import get_config
 
 if TYPE_CHECKING:
+    from mypy_boto3_apigatewaymanagementapi import ApiGatewayManagementApiClient
     from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_events import EventBridgeClient
     from mypy_boto3_kms import KMSClient
     from mypy_boto3_lambda import LambdaClient
     from mypy_boto3_s3 import S3Client
@@ -25,11 +27,11 @@ _lock = threading.Lock()
 _clients: dict[str, Any] = {}
 
 
-def _settings(**extra: Any) -> Any:
-    """The clients' botocore settings: three attempts, a short connect timeout."""
+def _settings(attempts: int = 3) -> Any:
+    """The clients' botocore settings: three attempts (unless told), a short connect timeout."""
     from botocore.config import Config  # noqa: PLC0415  (see the module docstring)
 
-    return Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=3, **extra)
+    return Config(retries={"max_attempts": attempts, "mode": "standard"}, connect_timeout=3)
 
 
 def _client(service: str) -> Any:
@@ -87,6 +89,39 @@ def s3() -> S3Client:
             client = boto3.client("s3", region_name=get_config().region, config=config)
             _clients["s3"] = client
     found: S3Client = client
+    return found
+
+
+def events() -> EventBridgeClient:
+    """The EventBridge client (game events on the stack's bus)."""
+    client: EventBridgeClient = _client("events")
+    return client
+
+
+def connections() -> ApiGatewayManagementApiClient:
+    """The WebSocket API's management client (``PostToConnection``), on the stage's endpoint.
+
+    ``AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI`` overrides it, as the local stack does: there the
+    management API of its own WebSocket server is what reaches the sockets.
+    """
+    with _lock:
+        client = _clients.get("apigatewaymanagementapi")
+        if client is None:
+            endpoint = (
+                os.environ.get("AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI")
+                or get_config().live_endpoint
+            )
+            import boto3  # noqa: PLC0415  (see the module docstring)
+
+            # One attempt: a push that fails is not worth delaying the others for.
+            client = boto3.client(
+                "apigatewaymanagementapi",
+                region_name=get_config().region,
+                endpoint_url=endpoint,
+                config=_settings(attempts=1),
+            )
+            _clients["apigatewaymanagementapi"] = client
+    found: ApiGatewayManagementApiClient = client
     return found
 
 

@@ -38,6 +38,10 @@ class Config:
     """Only the avatar functions are given the bucket (``AVATAR_BUCKET``); empty elsewhere."""
     export_bucket: str = ""
     """Only the monthly export functions are given their bucket (``EXPORT_BUCKET``)."""
+    live_endpoint: str = ""
+    """The WebSocket API's management endpoint (``LIVE_API_ENDPOINT``), for the fan-out only."""
+    event_bus_name: str = ""
+    """The stack's own EventBridge bus (``EVENT_BUS_NAME``), for the fan-out only."""
 
     @property
     def issuer(self) -> str:
@@ -93,6 +97,8 @@ def get_config() -> Config:
         guest_limit_per_minute=_integer("GUEST_LIMIT_PER_MINUTE", 20),
         avatar_bucket=os.environ.get("AVATAR_BUCKET", ""),
         export_bucket=os.environ.get("EXPORT_BUCKET", ""),
+        live_endpoint=os.environ.get("LIVE_API_ENDPOINT", ""),
+        event_bus_name=os.environ.get("EVENT_BUS_NAME", ""),
     )
 
 

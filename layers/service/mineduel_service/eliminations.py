@@ -26,6 +26,7 @@ from .identity import credential, seat_of
 from .observability import count, logger
 from .reads import existing, plausible_id
 from .records import GameRecord
+from .turn_warnings import arm_deadline, give_warning, warning_due, was_warned
 from .turns import conclude, seed_if_needed, store_outcome, time_out
 from .views import game_view
 from .waiting_games import lapse
@@ -90,14 +91,22 @@ def record_timeout(record: GameRecord, now: datetime) -> GameRecord:
     return final
 
 
-def expire_turn(game_id: str, move_count: int | None = None, deadline: str | None = None) -> str:
-    """Record the deadline of the game's turn if it has passed; say what happened.
+def expire_turn(
+    game_id: str,
+    move_count: int | None = None,
+    deadline: str | None = None,
+    warning: bool = False,
+) -> str:
+    """Record the deadline of the game's turn if it has passed, or its "time almost up"
+    warning if that is due; say what happened.
 
     With ``move_count`` and ``deadline`` (a turn schedule's delivery), only that turn may be
-    timed out: a delivery for another turn is ``stale`` and changes nothing (that turn has a
-    schedule of its own). Without them (the sweeper, a read), whatever turn is running is
-    checked, and a waiting game past its week lapses. Idempotent: ``timed-out``,
-    ``bots-moved``, ``lapsed``, ``stale``, ``early``, ``raced`` or ``ignored``.
+    timed out or warned: a delivery for another turn is ``stale`` and changes nothing (that turn
+    has a schedule of its own). Without them (the sweeper, a read), whatever turn is running is
+    checked, and a waiting game past its week lapses. ``warning``: the delivery of a turn's
+    warning schedule, which arms the turn's deadline schedule once the warning is given (again
+    on a retry). Idempotent: ``timed-out``, ``bots-moved``, ``warned``, ``lapsed``, ``stale``,
+    ``early``, ``raced`` or ``ignored``.
     """
     record = store.get_game(game_id) if plausible_id(game_id) else None
     if record is not None and record.status == "waiting" and move_count is None:
@@ -110,6 +119,11 @@ def expire_turn(game_id: str, move_count: int | None = None, deadline: str | Non
         return "stale"
     now = clock.now()
     if not overdue(record, now):
+        if warning_due(record, now):
+            return give_warning(record)
+        if warning and was_warned(record):
+            arm_deadline(record)  # a retried delivery: the warning stands, the deadline is armed
+            return "warned"
         return "early"
     seat = record.state.turn
     if seat is None:
@@ -146,7 +160,7 @@ def sweep(limit_per_shard: int = 100) -> dict[str, int]:
                     extra={"game_id": game_id, "error": type(exc).__name__},
                 )
     outcomes.update(results.apply_pending())
-    swept = outcomes["timed-out"] + outcomes["bots-moved"] + outcomes["lapsed"]
+    swept = outcomes["timed-out"] + outcomes["bots-moved"] + outcomes["lapsed"] + outcomes["warned"]
     if swept:
         count("SweptGames", swept)
     if outcomes["failed"]:

@@ -137,6 +137,8 @@ class ExpiryEvent(_Request):
     game_id: str = Field(min_length=1, max_length=64)
     move_count: int | None = Field(default=None, ge=0)
     deadline: str | None = Field(default=None, min_length=1, max_length=32)
+    warning: bool = False
+    """The turn's schedule fired at its warning time, not its deadline (docs/live.md)."""
 
     @model_validator(mode="after")
     def _turn_or_none(self) -> ExpiryEvent:
@@ -219,6 +221,11 @@ class GameOut(_Response):
     daily: str | None = Field(
         default=None, description="The day (YYYY-MM-DD) of a daily duel game; null otherwise"
     )
+    spectators_off: bool = False
+    """A player turned spectators off for the rest of the game (docs/live.md)."""
+    watchers: int | None = None
+    """Spectators following the game live, counted up to 60 by ``GET /v1/games/{game_id}``;
+    null when nobody watches, and in the other answers (docs/live.md)."""
 
 
 class MoveOut(_Response):

@@ -18,6 +18,7 @@ from mineduel_engine.verify import build_document
 
 from . import aws, clock, store
 from .config import get_config
+from .connections import game_and_watchers
 from .daily_store import daily_object
 from .deadlines import overdue
 from .errors import not_found
@@ -76,10 +77,21 @@ def request_expiry(record: GameRecord) -> bool:
 
 
 def get_game(game_id: str, token: str | None = None) -> dict[str, Any]:
-    """The game as the caller may see it (a seat also sees its own private part): one read,
-    no KMS."""
-    record = current(game_id)
-    return game_view(record, viewer_of(record, token, clock.now()))
+    """The game as the caller may see it (a seat also sees its own private part), with its
+    count of watchers (null when nobody watches): one read (the game and its subscriptions
+    together, ``connections.game_and_watchers``), no KMS."""
+    if not plausible_id(game_id):
+        raise not_found()
+    record, watchers = game_and_watchers(game_id, clock.now())
+    if record is None:
+        raise not_found()
+    if overdue(record, clock.now()) and request_expiry(record):
+        record, watchers = game_and_watchers(game_id, clock.now())
+        if record is None:
+            raise not_found()
+    view = game_view(record, viewer_of(record, token, clock.now()))
+    # None when nobody watches: then the read is the same Game every other answer shows.
+    return {**view, "watchers": watchers or None}
 
 
 def list_moves(game_id: str, after: int, token: str | None = None) -> dict[str, Any]:

@@ -16,7 +16,13 @@ from typing import Any, Literal
 from mineduel_engine import GameState, Settings
 from mineduel_engine.daily import field_id
 
+from . import clock
 from .ratings import GameRating
+
+WARNING_AT = 0.8
+"""A turn's "time almost up" warning comes at this share of its time (docs/live.md)."""
+WARNED_DEADLINE_S = 3600
+"""Only turns of at least this many seconds are warned: a shorter game is watched live."""
 
 SeatKind = Literal["account", "guest", "bot", "open"]
 Status = Literal["waiting", "active", "finished", "cancelled"]
@@ -83,12 +89,39 @@ class GameRecord:
         day = datetime.strptime(self.daily, "%Y-%m-%d").replace(tzinfo=UTC)
         return (day + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
+    seats_moved: tuple[int, ...] = ()
+    """The seats that have made a move of their own (not counting going out), in seat order."""
+    warned_for: str | None = None
+    """The deadline of the turn whose "time almost up" warning was given (once per turn)."""
+    spectators_off: bool = False
+    """A player turned spectators off for the rest of the game (docs/live.md)."""
+
+    @property
+    def warning_at(self) -> str | None:
+        """When the player to move is warned that the turn's time is almost up; None when this
+        turn gets no warning: turns shorter than an hour, a bot to move, a seat in the game
+        that has not moved yet, or the warning already given."""
+        seat = self.state.turn
+        if (
+            self.status != "active"
+            or self.deadline is None
+            or seat is None
+            or self.move_deadline_s < WARNED_DEADLINE_S
+            or self.seats[seat].kind == "bot"
+            or self.warned_for == self.deadline
+            or any(i not in self.seats_moved for i in self.state.seats_in)
+        ):
+            return None
+        lead = timedelta(seconds=self.move_deadline_s * (1 - WARNING_AT))
+        return clock.iso(clock.parse_iso(self.deadline) - lead)
+
     @property
     def due_at(self) -> str | None:
-        """When the sweeper must look at this game: the turn's deadline while it is active, the
-        moment a waiting game lapses; None once it is over."""
+        """When the sweeper must look at this game: the turn's warning time while one is due,
+        then its deadline while it is active; the moment a waiting game lapses; None once it
+        is over."""
         if self.status == "active":
-            return self.deadline
+            return self.warning_at or self.deadline
         if self.status == "waiting":
             return self.lapses_at
         return None
@@ -159,6 +192,9 @@ class GameRecord:
                 "rematch_of": self.rematch_of,
                 "chain": self.chain,
                 **({"daily": self.daily} if self.daily else {}),
+                "seats_moved": list(self.seats_moved),
+                "warned_for": self.warned_for,
+                "spectators_off": self.spectators_off,
             },
             separators=(",", ":"),
         )
@@ -197,6 +233,9 @@ class GameRecord:
             results_pending=results_pending,
             rematch_of=data.get("rematch_of"),
             chain=data.get("chain"),
+            seats_moved=tuple(data.get("seats_moved", ())),
+            warned_for=data.get("warned_for"),
+            spectators_off=bool(data.get("spectators_off", False)),
             rating=GameRating.from_dict(json.loads(rating)) if rating else None,
             daily=data.get("daily"),
         )

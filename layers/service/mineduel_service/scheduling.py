@@ -9,6 +9,12 @@ creates the next turn's schedule. Earlier turns' schedules are left to fire; the
 sees that their turn is over ("stale") and changes nothing. When a game ends, the one call
 deletes the last turn's schedule instead, so a finished game leaves nothing behind to fire.
 
+"Time almost up" (docs/live.md) costs a commit no second call: when the turn gets a warning, its
+one schedule fires at the warning time (its input says ``"warning": true``); the expiry function
+then records the warning and creates the turn's deadline schedule, named with a ``-deadline``
+suffix (``turn-<game id>-<move count>-deadline``), so completing (deleting) the first can never
+delete the second.
+
 A failed call here never fails the write it follows: the game is stored, every request on it
 enforces its deadline itself, and the sweeper (a ``rate(1 minute)`` schedule of its own) ends
 any game whose deadline passed without a schedule firing.
@@ -29,10 +35,14 @@ RETRY_ATTEMPTS = 10
 MAX_EVENT_AGE_S = 3600
 
 
-def schedule_name(game_id: str, move_count: int) -> str:
+DEADLINE_SUFFIX = "-deadline"
+
+
+def schedule_name(game_id: str, move_count: int, *, after_warning: bool = False) -> str:
     """The schedule of the turn that starts after ``move_count`` moves (at most 64 characters:
-    a UUID is 36, the move number at most 6 digits)."""
-    return f"turn-{game_id}-{move_count}"
+    a UUID is 36, the move number at most 6 digits, the suffix 9); ``after_warning``: the
+    deadline schedule the warning creates."""
+    return f"turn-{game_id}-{move_count}" + (DEADLINE_SUFFIX if after_warning else "")
 
 
 def at_expression(moment: datetime) -> str:
@@ -40,9 +50,15 @@ def at_expression(moment: datetime) -> str:
     return f"at({moment.astimezone(UTC).strftime('%Y-%m-%dT%H:%M:%S')})"
 
 
-def expiry_input(game_id: str, move_count: int, deadline: str) -> dict[str, object]:
-    """The event the expiry function receives: which game, and which turn of it."""
-    return {"game_id": game_id, "move_count": move_count, "deadline": deadline}
+def expiry_input(
+    game_id: str, move_count: int, deadline: str, *, warning: bool = False
+) -> dict[str, object]:
+    """The event the expiry function receives: which game, and which turn of it; ``warning``
+    when it fires at the turn's warning time rather than its deadline."""
+    event: dict[str, object] = {"game_id": game_id, "move_count": move_count, "deadline": deadline}
+    if warning:
+        event["warning"] = True
+    return event
 
 
 def fire_time(deadline: datetime) -> datetime:
@@ -55,25 +71,45 @@ def fire_time(deadline: datetime) -> datetime:
     return max(deadline, clock.now() + timedelta(seconds=MIN_LEAD_S))
 
 
-def arm(game_id: str, move_count: int, deadline: str) -> None:
-    """Create the schedule of the turn after ``move_count`` moves, due at ``deadline``.
+def arm(game_id: str, move_count: int, deadline: str, warning_at: str | None = None) -> None:
+    """Create the schedule of the turn after ``move_count`` moves, due at ``deadline``, or at
+    ``warning_at`` when the turn gets a warning first (the expiry function then arms the
+    deadline, ``arm_deadline``).
 
     Creating a name that exists already means a retry of the same write got there first: the
     turn has its schedule, which is all that matters.
     """
+    warning = warning_at is not None
+    _create(
+        schedule_name(game_id, move_count),
+        warning_at if warning_at is not None else deadline,
+        expiry_input(game_id, move_count, deadline, warning=warning),
+    )
+
+
+def arm_deadline(game_id: str, move_count: int, deadline: str) -> None:
+    """Create the deadline schedule of a turn whose warning was just given (idempotent)."""
+    _create(
+        schedule_name(game_id, move_count, after_warning=True),
+        deadline,
+        expiry_input(game_id, move_count, deadline),
+    )
+
+
+def _create(name: str, due: str, event: dict[str, object]) -> None:
     config = get_config()
     try:
         aws.scheduler().create_schedule(
-            Name=schedule_name(game_id, move_count),
+            Name=name,
             GroupName=config.schedule_group,
-            ScheduleExpression=at_expression(fire_time(clock.parse_iso(deadline))),
+            ScheduleExpression=at_expression(fire_time(clock.parse_iso(due))),
             ScheduleExpressionTimezone="UTC",
             FlexibleTimeWindow={"Mode": "OFF"},
             ActionAfterCompletion="DELETE",
             Target={
                 "Arn": config.expiry_function_arn,
                 "RoleArn": config.scheduler_role_arn,
-                "Input": json.dumps(expiry_input(game_id, move_count, deadline)),
+                "Input": json.dumps(event),
                 "RetryPolicy": {
                     "MaximumRetryAttempts": RETRY_ATTEMPTS,
                     "MaximumEventAgeInSeconds": MAX_EVENT_AGE_S,
@@ -86,12 +122,14 @@ def arm(game_id: str, move_count: int, deadline: str) -> None:
             raise
 
 
-def disarm(game_id: str, move_count: int) -> None:
-    """Delete the schedule of the turn after ``move_count`` moves; missing is fine (it fired,
-    or it was never made)."""
+def disarm(game_id: str, move_count: int, *, warned: bool = False) -> None:
+    """Delete the schedule of the turn after ``move_count`` moves (its deadline schedule when
+    the turn's warning was given: the warning's own schedule has fired); missing is fine (it
+    fired, or it was never made)."""
     try:
         aws.scheduler().delete_schedule(
-            Name=schedule_name(game_id, move_count), GroupName=get_config().schedule_group
+            Name=schedule_name(game_id, move_count, after_warning=warned),
+            GroupName=get_config().schedule_group,
         )
     except ClientError as exc:
         if _code(exc) != "ResourceNotFoundException":

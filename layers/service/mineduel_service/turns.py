@@ -97,8 +97,10 @@ def conclude(
         deadline = min(deadline, record.ends_by)  # a daily game ends with its day
     # A daily game's seed is its whole day's: it is published when the day is over (``daily``).
     publish = finished and seed is not None and record.daily is None
+    moved = set(record.seats_moved) | {m.seat for m in moves if not m.is_elimination}
     after = record.evolve(
         state=state,
+        seats_moved=tuple(sorted(moved)),
         status="finished" if finished else record.status,
         deadline=deadline,
         version=record.version + 1,
@@ -185,15 +187,19 @@ def _apply_result(record: GameRecord) -> GameRecord:
 def follow_schedule(before: GameRecord | None, after: GameRecord) -> None:
     """Give the new turn its own schedule, or remove the last one when the game has ended.
 
-    One Scheduler call. A failure is logged and counted (``ScheduleFailures``, which alarms),
-    never raised: the write is stored, every request on the game enforces the deadline itself,
-    and the sweeper ends the game on time without a schedule.
+    One Scheduler call. When the turn gets a "time almost up" warning, its schedule fires at the
+    warning time instead of the deadline, and the expiry function arms the deadline then
+    (``scheduling``); a game that ends after its turn's warning deletes that deadline schedule.
+    A failure is logged and counted (``ScheduleFailures``, which alarms), never raised: the
+    write is stored, every request on the game enforces the deadline itself, and the sweeper
+    ends the game on time without a schedule.
     """
     try:
         if after.status == "active" and after.deadline is not None:
-            scheduling.arm(after.game_id, after.state.move_count, after.deadline)
+            scheduling.arm(after.game_id, after.state.move_count, after.deadline, after.warning_at)
         elif before is not None and before.status == "active" and after.status != "active":
-            scheduling.disarm(before.game_id, before.state.move_count)
+            warned = before.deadline is not None and before.warned_for == before.deadline
+            scheduling.disarm(before.game_id, before.state.move_count, warned=warned)
     except Exception as exc:
         logger.warning(
             "schedule not updated", extra={"game_id": after.game_id, "error": type(exc).__name__}

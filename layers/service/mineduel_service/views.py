@@ -63,6 +63,7 @@ def game_view(record: GameRecord, viewer: int | None = None) -> dict[str, Any]:
         "options": settings.options_dict(),
         "chain": record.chain,
         "daily": record.daily,
+        "spectators_off": record.spectators_off,
     }
 
 

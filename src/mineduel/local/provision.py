@@ -151,6 +151,19 @@ class _Builder:
             "AWS::CloudWatch::Alarm": self._alarm,
             "AWS::Scheduler::Schedule": self._schedule,
             "AWS::S3::Bucket": self._bucket,
+            "AWS::Events::EventBus": self._event_bus,
+            # The WebSocket API: the local stack's own WebSocket server serves its routes from
+            # the template (``websocket``); moto has no socket server to create them on.
+            "AWS::ApiGatewayV2::Api": self._websocket_api,
+            "AWS::ApiGatewayV2::Integration": self._served_locally,
+            "AWS::ApiGatewayV2::Route": self._served_locally,
+            "AWS::ApiGatewayV2::RouteResponse": self._served_locally,
+            "AWS::ApiGatewayV2::Stage": self._stage,
+            "AWS::Lambda::Permission": self._served_locally,
+            # The web client: the local stack serves web/ itself at / (``server``).
+            "AWS::CloudFront::OriginAccessControl": self._origin_access_control,
+            "AWS::CloudFront::Distribution": self._distribution,
+            "AWS::S3::BucketPolicy": self._served_locally,
         }
 
     # ------------------------------------------------------------------ resolution
@@ -254,6 +267,12 @@ class _Builder:
             ]
         if p.get("SSESpecification", {}).get("SSEEnabled"):
             kwargs["SSESpecification"] = {"Enabled": True}
+        stream = p.get("StreamSpecification")
+        if stream:
+            kwargs["StreamSpecification"] = {
+                "StreamEnabled": True,
+                "StreamViewType": stream["StreamViewType"],
+            }
         dynamodb = self._client("dynamodb")
         table = dynamodb.create_table(**kwargs)["TableDescription"]
         ttl = p.get("TimeToLiveSpecification")
@@ -267,7 +286,10 @@ class _Builder:
                 TableName=name,
                 PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True},
             )
-        return Physical(name, {"Arn": table["TableArn"]})
+        attributes = {"Arn": table["TableArn"]}
+        if "LatestStreamArn" in table:
+            attributes["StreamArn"] = table["LatestStreamArn"]
+        return Physical(name, attributes)
 
     def _kms_key(self, logical_id: str, props: dict[str, Any]) -> Physical:
         p = self._props(props)
@@ -470,6 +492,40 @@ class _Builder:
                 "DomainName": f"{name}.s3.amazonaws.com",
                 "RegionalDomainName": f"{name}.s3.{self.region}.amazonaws.com",
             },
+        )
+
+    def _event_bus(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        p = self._props(props)
+        name = p.get("Name") or f"{self.stack_name}-{logical_id}"
+        arn = self._client("events").create_event_bus(Name=name)["EventBusArn"]
+        return Physical(name, {"Arn": arn, "Name": name})
+
+    def _websocket_api(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        api_id = f"local{logical_id.lower()}"
+        return Physical(
+            api_id,
+            {
+                "ApiId": api_id,
+                "ApiEndpoint": f"wss://{api_id}.execute-api.{self.region}.amazonaws.com",
+            },
+        )
+
+    def _stage(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        return Physical(str(self.resolve(props.get("StageName", logical_id))))
+
+    def _served_locally(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        """A resource the local stack serves itself from the template; its references are
+        resolved (so they are checked) and nothing is created."""
+        self._props(props)
+        return Physical(f"local-{logical_id.lower()}")
+
+    def _origin_access_control(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        return Physical(f"local-{logical_id.lower()}", {"Id": f"local-{logical_id.lower()}"})
+
+    def _distribution(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        self._props(props)
+        return Physical(
+            f"local-{logical_id.lower()}", {"DomainName": "localhost", "Id": logical_id.lower()}
         )
 
     def _function(self, logical_id: str, props: dict[str, Any]) -> Physical:

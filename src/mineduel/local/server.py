@@ -22,12 +22,13 @@ from urllib.parse import urlsplit
 
 from mineduel_service.errors import PROBLEM_JSON, ApiError
 
-from . import swagger
+from . import swagger, webclient
 from .cors import Cors
 from .http_events import HttpRequest, HttpResponse, from_result, gateway_error, to_event
 from .lambda_service import LocalLambda
 from .routing import Router
 from .throttle import RouteThrottle
+from .websocket import LiveGateway
 
 # Not under "mineduel": that logger is Powertools' (service name), which would stamp our lines
 # with whatever function ran last in this thread.
@@ -37,6 +38,7 @@ CLOCK_PATH = "/_local/clock"
 CONFIG_PATH = "/_local/config"
 OPENAPI_PATH = "/openapi.json"
 DOCS_PATH = "/docs"
+WEB_CONFIG_PATH = "/config.json"
 # The methods an HTTP API route can have; any other method gets a 405 in the API's error shape.
 GATEWAY_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
@@ -87,6 +89,7 @@ class LocalApi:
         lambdas: LocalLambda | None = None,
         client_config: Mapping[str, str] | None = None,
         throttle: RouteThrottle | None = None,
+        live: LiveGateway | None = None,
     ) -> None:
         self._router = router
         self._lambdas = lambdas
@@ -96,6 +99,7 @@ class LocalApi:
         self._cors = cors
         self._client_config = dict(client_config or {})
         self._throttle = throttle
+        self._live = live
 
     @property
     def throttle(self) -> RouteThrottle | None:
@@ -163,8 +167,14 @@ class LocalApi:
         method, path = request.method.upper(), request.path.rstrip("/") or "/"
         if method == "GET" and path == OPENAPI_PATH:
             return HttpResponse(200, [("content-type", "application/json")], self._openapi())
-        if method == "GET" and path == "/":
-            return HttpResponse(302, [("location", DOCS_PATH)])
+        if method == "GET" and path == WEB_CONFIG_PATH and self._client_config:
+            return _json(200, {**self._client_config, "api_url": ""})
+        if method == "GET" and path.count("/") == 1:  # the web client's files, at the top
+            found = webclient.asset(path)
+            if found is not None:
+                content, content_type = found
+                headers = [("content-type", content_type), ("cache-control", "no-cache")]
+                return HttpResponse(200, headers, content)
         if method == "GET" and path == DOCS_PATH:
             body = swagger.page(OPENAPI_PATH, DOCS_PATH).encode("utf-8")
             return HttpResponse(200, [("content-type", "text/html; charset=utf-8")], body)
@@ -178,6 +188,10 @@ class LocalApi:
             return self._clock_request(request)
         if path == CONFIG_PATH:
             return self._config_request(request)
+        if self._live is not None:
+            answer = self._live.handle(request)
+            if answer is not None:
+                return answer
         if self._lambdas is not None:
             return self._lambdas.handle(request)
         return None
@@ -228,7 +242,9 @@ def _local_methods(path: str) -> set[str]:
     path = path.rstrip("/") or "/"
     if path == CLOCK_PATH:
         return {"GET", "POST"}
-    if path in (OPENAPI_PATH, "/", DOCS_PATH) or path.startswith(DOCS_PATH + "/"):
+    if path in (OPENAPI_PATH, "/", DOCS_PATH, WEB_CONFIG_PATH) or path.startswith(DOCS_PATH + "/"):
+        return {"GET"}
+    if path.count("/") == 1 and webclient.asset(path) is not None:
         return {"GET"}
     return set()
 

@@ -28,13 +28,18 @@ from .provision import DEFAULT_STACK, LocalStack, provision
 from .routing import Route, Router
 from .scheduler import SchedulerLoop, role_allows_invoke
 from .server import LocalApi, LocalClock, make_http_server
+from .streams import StreamPoller, stream_pollers
 from .template import ROOT_TEMPLATE, Template, TemplateError
 from .throttle import RouteThrottle
+from .websocket import API_TYPE, STAGE_TYPE, LiveGateway, WebSocketRoutes
 
 DEFAULT_REGION = "us-east-1"
 SCHEDULE_GROUP_TYPE = "AWS::Scheduler::ScheduleGroup"
 # moto accepts any credentials; these keep boto3 from looking for real ones.
 _LOCAL_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
+# Current botocore sends DynamoDB (and its streams) to account-based endpoints, which moto does
+# not answer; the stream poller needs the plain regional ones.
+_ENDPOINT_SETTINGS = {"AWS_ACCOUNT_ID_ENDPOINT_MODE": "disabled"}
 # The embedded moto checks TOTP codes only with this set (all its users share one secret), so
 # a wrong authenticator code is refused locally as on AWS. Set it to "false" to accept any code.
 _MOTO_SETTINGS = {"MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP": "true"}
@@ -59,6 +64,31 @@ def scheduler_for(stack: LocalStack, lambdas: LocalLambda) -> SchedulerLoop:
         allowed=lambda role, target: role_allows_invoke(iam, role, target),
         dead_letter=lambda arn, body, attributes: send_to_queue(stack, arn, body, **attributes),
     )
+
+
+def live_gateway_for(stack: LocalStack, invoke: Callable[[str, object], object]) -> LiveGateway:
+    """The template's WebSocket API on a local WebSocket server (not started yet)."""
+    apis = stack.template.resources_of_type(API_TYPE)
+    stages = stack.template.resources_of_type(STAGE_TYPE)
+    if len(apis) != 1 or len(stages) != 1:
+        raise TemplateError("the local stack serves exactly one WebSocket API with one stage")
+    routes = WebSocketRoutes.from_template(
+        stack.template, stack.ref(next(iter(apis))), stack.ref(next(iter(stages)))
+    )
+    return LiveGateway(routes, invoke)
+
+
+def pollers_for(stack: LocalStack, lambdas: LocalLambda) -> list[StreamPoller]:
+    """A stream poller for each function the template feeds from a table's stream; a failed
+    invocation raises, so the poller retries the batch as Lambda would."""
+
+    def deliver(logical_id: str, event: dict[str, object]) -> object:
+        result, failed = lambdas.invoke_sync(stack.function_arns[logical_id], event)
+        if failed:
+            raise RuntimeError(f"{logical_id} failed: {result}")
+        return result
+
+    return stream_pollers(stack.template, stack.resolve, stack.region, deliver)
 
 
 def router_for(template: Template) -> Router:
@@ -92,6 +122,8 @@ class RunningStack:
     lambdas: LocalLambda
     scheduler: SchedulerLoop
     api: LocalApi
+    live: LiveGateway
+    streams: list[StreamPoller]
     _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     def stop(self) -> None:
@@ -126,7 +158,7 @@ def start_local_stack(
     stoppers.append(restore_environment)
     try:
         region = region or os.environ.get("AWS_REGION") or DEFAULT_REGION
-        for name, value in _LOCAL_CREDENTIALS.items():
+        for name, value in {**_LOCAL_CREDENTIALS, **_ENDPOINT_SETTINGS}.items():
             os.environ.setdefault(name, value)
         os.environ["AWS_DEFAULT_REGION"] = region
         endpoint = os.environ.get("AWS_ENDPOINT_URL")
@@ -152,6 +184,13 @@ def start_local_stack(
         if poll_schedules:
             loop.start()
             stoppers.append(loop.stop)
+        live = live_gateway_for(provisioned, pool.invoke).start(host, 0)
+        stoppers.append(live.stop)
+        client_config["websocket_url"] = live.url
+        pollers = pollers_for(provisioned, lambdas)
+        for poller in pollers:
+            poller.start()
+            stoppers.append(poller.stop)
 
         api = LocalApi(
             router_for(provisioned.template),
@@ -162,11 +201,16 @@ def start_local_stack(
             lambdas,
             client_config,
             RouteThrottle.from_template(provisioned.template),
+            live,
         )
         server = make_http_server(api, host, port)
         bound_host, bound_port = server.server_address[:2]
-        # moto cannot run functions: the service's Lambda client reaches this server instead.
+        # moto cannot run functions, nor reach sockets: the service's Lambda client and its
+        # WebSocket management client reach this server instead.
         os.environ["AWS_ENDPOINT_URL_LAMBDA"] = f"http://{bound_host!s}:{bound_port}"
+        os.environ["AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI"] = os.environ[
+            "AWS_ENDPOINT_URL_LAMBDA"
+        ]
         reset_config()
         thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
         thread.start()
@@ -185,6 +229,8 @@ def start_local_stack(
             lambdas=lambdas,
             scheduler=loop,
             api=api,
+            live=live,
+            streams=pollers,
             _stoppers=stoppers,
         )
     except BaseException:

@@ -269,10 +269,53 @@ def _s3(call: _Call) -> list[IamRequest]:
     return found
 
 
+# ---------------------------------------------------------------------------- WebSocket API
+_MANAGE = {"PostToConnection": "POST", "GetConnection": "GET", "DeleteConnection": "DELETE"}
+
+
+def _websocket_api(call: _Call) -> tuple[str, str]:
+    """The template's WebSocket API id and stage name (a management call's URL names them on
+    AWS; locally it reaches the local stack's own server)."""
+    template = call.stack.template
+    apis = [
+        logical_id
+        for logical_id, r in template.resources_of_type("AWS::ApiGatewayV2::Api").items()
+        if r.get("Properties", {}).get("ProtocolType") == "WEBSOCKET"
+    ]
+    stages = list(template.resources_of_type("AWS::ApiGatewayV2::Stage"))
+    if len(apis) != 1 or len(stages) != 1:
+        raise call.unknown("the template must have one WebSocket API with one stage")
+    return call.stack.ref(apis[0]), call.stack.ref(stages[0])
+
+
+def _management(call: _Call) -> list[IamRequest]:
+    method = _MANAGE.get(call.operation)
+    if method is None:
+        raise call.unknown("no IAM mapping for this management API operation")
+    api_id, stage = _websocket_api(call)
+    connection = call.params["ConnectionId"]
+    arn = call.arn("execute-api", f"{api_id}/{stage}/{method}/@connections/{connection}")
+    return [IamRequest("execute-api:ManageConnections", arn)]
+
+
+# ---------------------------------------------------------------------------- EventBridge
+def _events(call: _Call) -> list[IamRequest]:
+    if call.operation != "PutEvents":
+        raise call.unknown("no IAM mapping for this EventBridge operation")
+    found = []
+    for index, entry in enumerate(call.params["Entries"]):
+        bus = str(entry.get("EventBusName") or "default")
+        arn = bus if bus.startswith("arn:") else call.arn("events", f"event-bus/{bus}")
+        found.append(IamRequest("events:PutEvents", arn, {}, f"Entries[{index}]"))
+    return found
+
+
 _MAPPERS = {
     "dynamodb": _dynamodb,
     "kms": _kms,
     "scheduler": _scheduler,
     "lambda": _lambda,
     "s3": _s3,
+    "apigatewaymanagementapi": _management,
+    "eventbridge": _events,
 }

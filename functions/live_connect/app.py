@@ -1,0 +1,30 @@
+"""WebSocket ``$connect``: a client opens a live connection with ``?token=`` (or none, to watch).
+
+A token that is not valid refuses the handshake (401); a valid one, or none, is stored with the
+connection id (docs/live.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from mineduel_service import live
+from mineduel_service.errors import ApiError
+from mineduel_service.observability import count, logger, publish_metrics
+
+
+@logger.inject_lambda_context(log_event=False, clear_state=True)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    """200 accepts the connection; 401 refuses it."""
+    connection_id = str(event["requestContext"]["connectionId"])
+    token = (event.get("queryStringParameters") or {}).get("token") or None
+    try:
+        live.connect(connection_id, token)
+    except ApiError as exc:
+        logger.info("live connection refused", extra={"code": exc.code})
+        return {"statusCode": exc.status, "body": exc.message}
+    finally:
+        count("LiveConnections")
+        publish_metrics()
+    return {"statusCode": 200}

@@ -1,0 +1,23 @@
+"""DELETE /v1/games/{game_id}/spectators: a player turns spectators off for the rest of a game."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from mineduel_service import http, spectators
+from mineduel_service.models import GameOut
+
+app = http.new_app()
+
+
+@app.delete(
+    "/v1/games/<game_id>/spectators",
+    summary="Turn spectators off for the rest of the game",
+    responses=http.responses(200, GameOut, "The Game, with spectators_off true."),
+)
+def turn_off(game_id: str) -> Response[GameOut]:
+    """200 with the Game; from now on only its players may follow it live, and every spectator
+    is unsubscribed (docs/live.md). Seats only (403 otherwise); 409 ``game-over`` once it ended."""
+    return http.json_response(200, spectators.turn_off(http.token(app), game_id))
+
+
+lambda_handler = http.lambda_handler_for(app)

@@ -1,0 +1,209 @@
+"""The fan-out: from the table's stream to the sockets and the stack's bus.
+
+It runs on the stream (DynamoDB Streams -> Lambda), never in the request that wrote: a commit
+pays nothing for it, and every write of a game, from whatever path (a commit, the expiry
+function, the sweeper, a join), reaches subscribers the same way (docs/live.md and docs/cost.md
+for where it runs and what it costs). For each record:
+
+- a game item changed: ``live_changes`` says what happened; every subscriber gets one small
+  message (``{"type": "game", ...}``; a warning goes to the seat to move only), and the bus
+  gets ``GameStarted``/``MovePlayed``/``GameFinished``/``TurnAlmostUp``; when a player turned
+  spectators off, the spectators are unsubscribed and told;
+- a spectator subscribed or left: the players' connections get the new count of watchers;
+- a connection's item lapsed (TTL) without a ``$disconnect``: its subscriptions go with it.
+
+A send to a connection that is gone (``GoneException``) removes that connection and its
+subscriptions at once. No failure of one record stops the others (it is logged and counted:
+a subscriber that missed a message still reads the game, and polling stays first class).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from . import aws, clock, store
+from .config import get_config
+from .connections import (
+    SUB_PREFIX,
+    Subscription,
+    delete_subscriptions,
+    drop_connection,
+    parse_connection,
+    parse_subscription,
+    subscriptions,
+    unsubscribe,
+    watchers,
+)
+from .live_changes import bus_events, event_of, spectators_turned_off
+from .observability import count, logger
+from .records import GameRecord
+
+MAX_BUS_ENTRIES = 10  # PutEvents takes 10 entries a call
+
+
+@dataclass
+class FanoutReport:
+    """What one batch of stream records caused (returned by the handler, read by tests)."""
+
+    sent: int = 0
+    gone: int = 0
+    failed: int = 0
+    bus_events: int = 0
+    events: list[str] = field(default_factory=list)
+
+
+def typed(image: dict[str, Any]) -> dict[str, Any]:
+    """A stream image as the DynamoDB client returns items: Lambda's event carries binary
+    attributes base64-encoded, the client as bytes."""
+    found: dict[str, Any] = {}
+    for name, value in image.items():
+        if "B" in value and isinstance(value["B"], str):
+            found[name] = {"B": base64.b64decode(value["B"])}
+        else:
+            found[name] = value
+    return found
+
+
+def handle(records: Iterable[dict[str, Any]]) -> FanoutReport:
+    """Process one batch of stream records (oldest first)."""
+    report = FanoutReport()
+    entries: list[dict[str, Any]] = []
+    for record in records:
+        try:
+            entries.extend(_one(record, report))
+        except Exception as exc:
+            report.failed += 1
+            count("FanoutFailures")
+            logger.error("fan-out record failed", extra={"error": type(exc).__name__})
+    _put_bus_events(entries, report)
+    if report.sent:
+        count("PushesSent", report.sent)
+    if report.gone:
+        count("PushConnectionsGone", report.gone)
+    return report
+
+
+def _one(record: dict[str, Any], report: FanoutReport) -> list[dict[str, Any]]:
+    change = record.get("dynamodb", {})
+    keys = change.get("Keys", {})
+    pk, sk = keys.get("pk", {}).get("S", ""), keys.get("sk", {}).get("S", "")
+    old, new = change.get("OldImage"), change.get("NewImage")
+    if sk == "GAME" and pk.startswith("GAME#") and new:
+        game_id = pk.removeprefix("GAME#")
+        before = store.parse_game(game_id, typed(old)) if old else None
+        after = store.parse_game(game_id, typed(new))
+        return _game_changed(before, after, report)
+    if sk.startswith(SUB_PREFIX) and record.get("eventName") in ("INSERT", "REMOVE"):
+        sub = parse_subscription(typed(new or old or {}))
+        if sub.role == "spectator":
+            _watchers_changed(sub.game_id, report)
+    elif sk == "CONN" and record.get("eventName") == "REMOVE" and old and _by_ttl(record):
+        connection = parse_connection(typed(old))  # gone: its subscriptions go too
+        delete_subscriptions(connection.connection_id, connection.games)
+    return []
+
+
+def _by_ttl(record: dict[str, Any]) -> bool:
+    """The record is DynamoDB's own TTL deletion (a ``$disconnect`` deletes its items itself)."""
+    identity = record.get("userIdentity") or {}
+    return identity.get("principalId") == "dynamodb.amazonaws.com"
+
+
+def _game_changed(
+    before: GameRecord | None, after: GameRecord, report: FanoutReport
+) -> list[dict[str, Any]]:
+    event = event_of(before, after, store.list_moves)
+    cut = spectators_turned_off(before, after)
+    if event is not None or cut:
+        subs = subscriptions(after.game_id)
+        if cut:
+            subs = _cut_spectators(after.game_id, subs, report)
+        if event is not None:
+            report.events.append(event)
+            message = {
+                "type": "game",
+                "game_id": after.game_id,
+                "move_count": after.state.move_count,
+                "status": after.status,
+                "event": event,
+                "watchers": watchers(subs, clock.now()),
+            }
+            for sub in subs:
+                if event == "warning" and not (
+                    sub.role == "player" and sub.seat == after.state.turn
+                ):
+                    continue  # the warning is for the player to move
+                send(sub.connection_id, message, report)
+    return bus_events(before, after)
+
+
+def _cut_spectators(
+    game_id: str, subs: Sequence[Subscription], report: FanoutReport
+) -> list[Subscription]:
+    """Unsubscribe and tell every spectator; the players' subscriptions remain."""
+    kept = []
+    for sub in subs:
+        if sub.role != "spectator":
+            kept.append(sub)
+            continue
+        unsubscribe(sub.connection_id, game_id)
+        message = {
+            "type": "unsubscribed",
+            "game_id": game_id,
+            "reason": "spectators-off",
+            "message": "A player turned spectators off for the rest of this game.",
+        }
+        send(sub.connection_id, message, report)
+    return kept
+
+
+def _watchers_changed(game_id: str, report: FanoutReport) -> None:
+    """Tell the players' connections how many spectators follow the game now."""
+    subs = subscriptions(game_id)
+    message = {"type": "watchers", "game_id": game_id, "watchers": watchers(subs, clock.now())}
+    for sub in subs:
+        if sub.role == "player":
+            send(sub.connection_id, message, report)
+
+
+def send(connection_id: str, message: dict[str, Any], report: FanoutReport) -> bool:
+    """Post one message to one connection; a gone connection is removed there and then."""
+    data = json.dumps(message, separators=(",", ":")).encode("utf-8")
+    try:
+        aws.connections().post_to_connection(ConnectionId=connection_id, Data=data)
+    except ClientError as exc:
+        code = str(exc.response.get("Error", {}).get("Code", ""))
+        if code in ("GoneException", "410"):
+            report.gone += 1
+            drop_connection(connection_id)
+            return False
+        report.failed += 1
+        logger.warning("push failed", extra={"error": code})
+        return False
+    report.sent += 1
+    return True
+
+
+def _put_bus_events(entries: list[dict[str, Any]], report: FanoutReport) -> None:
+    bus = get_config().event_bus_name
+    if not entries or not bus:
+        return
+    for start in range(0, len(entries), MAX_BUS_ENTRIES):
+        batch = [{**e, "EventBusName": bus} for e in entries[start : start + MAX_BUS_ENTRIES]]
+        try:
+            answer = aws.events().put_events(Entries=batch)  # type: ignore[arg-type]
+        except Exception as exc:
+            report.failed += len(batch)
+            count("BusEventFailures", len(batch))
+            logger.error("bus events not put", extra={"error": type(exc).__name__})
+            continue
+        failed = int(answer.get("FailedEntryCount", 0))
+        report.bus_events += len(batch) - failed
+        if failed:
+            count("BusEventFailures", failed)

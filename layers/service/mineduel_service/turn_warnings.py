@@ -1,0 +1,58 @@
+""" "Time almost up": the player to move is warned once per turn, at 80% of the turn's time.
+
+The warning is a write of the game (``warned_for`` set to the turn's deadline), conditional like
+every other, so of every path that may give it (the turn's schedule firing at the warning time,
+the sweeper finding it due, a retried delivery) exactly one lands. The push message and the
+``TurnAlmostUp`` event on the stack's bus follow from that write through the table's stream
+(``live_changes``), like every other change of a game. Which turns are warned is
+``GameRecord.warning_at``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from . import clock, scheduling, store, writes
+from .observability import count, logger
+from .records import GameRecord
+
+
+def warning_due(record: GameRecord, now: datetime) -> bool:
+    """True when the running turn's warning time has come and it has not been given."""
+    due = record.warning_at
+    return due is not None and now >= clock.parse_iso(due)
+
+
+def was_warned(record: GameRecord) -> bool:
+    """True when the running turn's warning has been given."""
+    return record.deadline is not None and record.warned_for == record.deadline
+
+
+def give_warning(record: GameRecord) -> str:
+    """Record the running turn's warning and arm the turn's deadline schedule; what happened
+    (``warned``, or ``raced`` when the game moved on meanwhile)."""
+    if not was_warned(record):
+        after = record.evolve(warned_for=record.deadline, version=record.version + 1)
+        try:
+            writes.persist(after, record)
+        except store.WriteConflict:
+            return "raced"
+        count("TurnsWarned")
+        record = after
+    arm_deadline(record)
+    return "warned"
+
+
+def arm_deadline(record: GameRecord) -> None:
+    """The warned turn's deadline schedule (idempotent). A failure is logged and counted, never
+    raised: the warning is stored, and the sweeper ends the turn on time without a schedule."""
+    if record.deadline is None:
+        return
+    try:
+        scheduling.arm_deadline(record.game_id, record.state.move_count, record.deadline)
+    except Exception as exc:
+        logger.warning(
+            "deadline schedule not created",
+            extra={"game_id": record.game_id, "error": type(exc).__name__},
+        )
+        count("ScheduleFailures")

@@ -1,0 +1,115 @@
+"""Live push on the local stack as clients see it: the WebSocket URL from /_local/config, two
+players' real WebSocket clients, a move arriving on both, the fan-out fed by the stack's own
+stream poller; and polling still first class beside it."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
+from mineduel.local.stack import RunningStack, start_local_stack
+
+pytestmark = pytest.mark.http
+PASSWORD = "Correct-Horse-42"
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[RunningStack]:
+    running = start_local_stack(port=0)
+    yield running
+    running.stop()
+
+
+def _ok(reply: Reply, status: int = 200) -> Any:
+    assert reply.status == status, reply.body[:400]
+    return reply.json()
+
+
+def _account(stack: RunningStack, name: str) -> ApiClient:
+    email = f"{name}@example.com"
+    env = stack.provisioned.merged_environment()
+    cognito = boto3.client(
+        "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
+    )
+    pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
+    cognito.admin_create_user(UserPoolId=pool, Username=email, MessageAction="SUPPRESS")
+    cognito.admin_set_user_password(
+        UserPoolId=pool, Username=email, Password=PASSWORD, Permanent=True
+    )
+    tokens = cognito.initiate_auth(
+        ClientId=app,
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
+    )["AuthenticationResult"]
+    client = ApiClient(http_transport(stack.url), tokens["IdToken"])
+    _ok(client.call("PUT", "/v1/me", {"username": name}))
+    return client
+
+
+@contextlib.contextmanager
+def _socket(url: str, client: ApiClient, game_id: str) -> Iterator[ClientConnection]:
+    with connect(f"{url}/?token={client.token}", open_timeout=10) as ws:
+        ws.send(json.dumps({"action": "subscribe", "game_id": game_id}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "subscribed"
+        yield ws
+
+
+def _until(ws: ClientConnection, event: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        message = json.loads(ws.recv(timeout=10))
+        if message.get("event") == event:
+            return dict(message)
+    raise AssertionError(f"no {event} message")
+
+
+def test_two_players_each_see_the_others_move_arrive(stack: RunningStack) -> None:
+    config = _ok(ApiClient(http_transport(stack.url)).call("GET", "/_local/config"))
+    url = config["websocket_url"]
+    assert url.startswith("ws://")
+    alice, bob = _account(stack, "LiveAlice"), _account(stack, "LiveBob")
+    game = _ok(alice.call("POST", "/v1/games", {"bots": 0}), 201)
+    game_id = game["game_id"]
+    with _socket(url, alice, game_id) as alice_ws:
+        game = _ok(bob.call("POST", f"/v1/games/{game_id}/join", {}))
+        joined = _until(alice_ws, "join")
+        assert joined["status"] == "active" and joined["move_count"] == 0
+        with _socket(url, bob, game_id) as bob_ws:
+            row, col = next_tap(game)
+            played = _ok(
+                alice.call(
+                    "POST",
+                    f"/v1/games/{game_id}/moves",
+                    {"row": row, "col": col, "expected_move": 0},
+                )
+            )["game"]
+            for ws in (alice_ws, bob_ws):
+                message = _until(ws, "move")
+                assert message["move_count"] == played["move_count"] == 1
+                assert set(message) == {
+                    "type",
+                    "game_id",
+                    "move_count",
+                    "status",
+                    "event",
+                    "watchers",
+                }
+            # Polling stays first class: the ETag and moves?after=N answer as before.
+            read = bob.call("GET", f"/v1/games/{game_id}")
+            tag = read.headers["etag"]
+            assert (
+                bob.call("GET", f"/v1/games/{game_id}", headers={"if-none-match": tag}).status
+                == 304
+            )
+            moves = _ok(bob.call("GET", f"/v1/games/{game_id}/moves?after=0"))["moves"]
+            assert [m["n"] for m in moves] == [1]
+            _ok(bob.call("POST", f"/v1/games/{game_id}/resign"))
+            assert _until(alice_ws, "resign")["status"] == "finished"

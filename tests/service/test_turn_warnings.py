@@ -1,0 +1,185 @@
+""" "Time almost up": at 80% of a turn of an hour or more, once both sides have moved, the player
+to move gets exactly one warning (a push message and TurnAlmostUp on the stack's bus), without
+a second Scheduler call per commit; every deadline guarantee holds around it."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import boto3
+import pytest
+from mineduel_service import clock, scheduling, store
+from mineduel_service.config import get_config
+from websockets.sync.client import connect
+
+from mineduel.local.invoke import Invoker
+from mineduel.local.lambda_service import LocalLambda
+from mineduel.local.stack import scheduler_for
+
+if TYPE_CHECKING:
+    from conftest import Api
+
+HOUR = 3600
+
+
+def _scheduler() -> Any:
+    return boto3.client("scheduler", region_name=get_config().region)
+
+
+def _schedules(game_id: str) -> dict[str, dict[str, Any]]:
+    client, group = _scheduler(), get_config().schedule_group
+    pages = client.get_paginator("list_schedules").paginate(
+        GroupName=group, NamePrefix=f"turn-{game_id}-"
+    )
+    names = [s["Name"] for page in pages for s in page["Schedules"]]
+    return {n: dict(client.get_schedule(Name=n, GroupName=group)) for n in names}
+
+
+def _to_my_turn_after_both_moved(api: Api, token: str, game_id: str) -> Any:
+    """Tap until the bot has moved too and it is the guest's turn again."""
+    for _ in range(40):
+        record = store.get_game(game_id)
+        assert record is not None and record.status == "active"
+        if set(record.seats_moved) == {0, 1} and record.state.turn == 0:
+            return record
+        covered = [i for i, c in enumerate(record.state.cells) if c == "."]
+        cell = covered[len(covered) // 2]
+        width = record.settings.width
+        reply = api.commit(token, game_id, cell // width, cell % width, record.state.move_count)
+        assert reply.status == 200, reply.body
+    raise AssertionError("the bot never moved")
+
+
+@pytest.fixture
+def bus_queue(served_api: Api) -> Any:
+    config = get_config()
+    sqs = boto3.client("sqs", region_name=config.region)
+    events = boto3.client("events", region_name=config.region)
+    bus = served_api.stack.ref("GameEventBus")
+    url = sqs.create_queue(QueueName="turn-warnings-test")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]
+    pattern = json.dumps({"source": ["mineduel.game"], "detail-type": ["TurnAlmostUp"]})
+    events.put_rule(Name="warnings", EventBusName=bus, EventPattern=pattern)
+    events.put_targets(
+        Rule="warnings", EventBusName=bus, Targets=[{"Id": "q", "Arn": arn["QueueArn"]}]
+    )
+
+    def drain() -> list[dict[str, Any]]:
+        found = []
+        for _ in range(3):
+            got = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=0)
+            for message in got.get("Messages", []):
+                found.append(json.loads(message["Body"]))
+                sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+        return found
+
+    return drain
+
+
+def test_one_warning_per_turn_by_its_one_schedule_then_the_deadline(
+    served_api: Api, bus_queue: Any
+) -> None:
+    api = served_api
+    loop = scheduler_for(api.stack, LocalLambda(api.stack, Invoker(api.stack).invoke))
+    token = api.guest()
+    game_id = api.bot_game(token, bot_level="easy", move_deadline_s=HOUR)["game_id"]
+    first = _schedules(game_id)
+    assert list(first) == [f"turn-{game_id}-0"]
+    assert "warning" not in json.loads(
+        first[f"turn-{game_id}-0"]["Target"]["Input"]
+    )  # nobody moved
+    record = _to_my_turn_after_both_moved(api, token, game_id)
+    assert record.deadline is not None
+    warn_at = clock.parse_iso(record.deadline) - timedelta(seconds=HOUR * 0.2)
+    assert record.warning_at == clock.iso(warn_at)
+    assert record.due_at == record.warning_at  # the sweeper looks at the warning time first
+    name = scheduling.schedule_name(game_id, record.state.move_count)
+    schedule = _schedules(game_id)[name]  # the turn's one schedule, armed by the commit
+    assert json.loads(schedule["Target"]["Input"]) == {
+        "game_id": game_id,
+        "move_count": record.state.move_count,
+        "deadline": record.deadline,
+        "warning": True,
+    }
+    assert schedule["ScheduleExpression"] == scheduling.at_expression(warn_at)
+    feed = api.stream()
+    with connect(f"{api.live.url}/?token={token}", open_timeout=10) as ws:
+        ws.send(json.dumps({"action": "subscribe", "game_id": game_id}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "subscribed"
+        clock.advance((warn_at - clock.now()).total_seconds() - 5)
+        assert loop.tick() == []  # not yet
+        clock.advance(5)
+        assert loop.tick() == [name]
+        warned = store.get_game(game_id)
+        assert warned is not None and warned.warned_for == record.deadline
+        assert warned.version == record.version + 1
+        assert warned.due_at == record.deadline and warned.warning_at is None
+        after = _schedules(game_id)
+        deadline_name = scheduling.schedule_name(
+            game_id, record.state.move_count, after_warning=True
+        )
+        assert name not in after  # completed and deleted
+        assert json.loads(after[deadline_name]["Target"]["Input"]) == {
+            "game_id": game_id,
+            "move_count": record.state.move_count,
+            "deadline": record.deadline,
+        }
+        feed.run_now()
+        message = json.loads(ws.recv(timeout=10))
+        assert message["event"] == "warning" and message["move_count"] == record.state.move_count
+        # Exactly once: a retried delivery, the sweeper and a read change nothing more.
+        retried = {**json.loads(schedule["Target"]["Input"])}
+        assert api.expire(retried) == "warned"
+        assert "warned" not in api.sweep()
+        api.call("GET", f"/v1/games/{game_id}")
+        again = store.get_game(game_id)
+        assert again is not None and again.version == warned.version
+        feed.run_now()
+        with pytest.raises(TimeoutError):
+            ws.recv(timeout=0.3)
+        # The deadline schedule ends the turn on time.
+        clock.advance(HOUR * 0.2)
+        assert deadline_name in loop.tick()  # (the housekeeping schedules fire too)
+        ended = store.get_game(game_id)
+        assert ended is not None and ended.status == "finished"
+        assert ended.state.result is not None and ended.state.result.reason == "timeout"
+        feed.run_now()
+        assert json.loads(ws.recv(timeout=10))["event"] == "timeout"
+    warnings = [e for e in bus_queue() if e["detail"]["game_id"] == game_id]
+    assert len(warnings) == 1
+    detail = warnings[0]["detail"]
+    assert detail["seat"] == 0 and detail["player_kind"] == "guest"
+    assert detail["turn"] == {"seat": 0, "deadline": record.deadline}
+    assert _schedules(game_id) == {}  # nothing left to fire
+
+
+def test_the_sweeper_gives_a_warning_whose_schedule_was_lost(served_api: Api) -> None:
+    api = served_api
+    token = api.guest()
+    game_id = api.bot_game(token, bot_level="easy", move_deadline_s=2 * HOUR)["game_id"]
+    record = _to_my_turn_after_both_moved(api, token, game_id)
+    name = scheduling.schedule_name(game_id, record.state.move_count)
+    _scheduler().delete_schedule(Name=name, GroupName=get_config().schedule_group)
+    assert record.warning_at is not None
+    clock.advance((clock.parse_iso(record.warning_at) - clock.now()).total_seconds())
+    assert api.sweep().get("warned") == 1
+    warned = store.get_game(game_id)
+    assert warned is not None and warned.warned_for == record.deadline
+    deadline_name = scheduling.schedule_name(game_id, record.state.move_count, after_warning=True)
+    assert deadline_name in _schedules(game_id) and name not in _schedules(game_id)
+    # A game that ends after the warning deletes the deadline schedule, not the spent one
+    # (earlier turns' schedules are left to fire, stale, as ever).
+    assert api.call("POST", f"/v1/games/{game_id}/resign", token=token).status == 200
+    assert deadline_name not in _schedules(game_id)
+
+
+def test_short_turns_and_first_moves_get_no_warning(served_api: Api) -> None:
+    api = served_api
+    token = api.guest()
+    game_id = api.bot_game(token, bot_level="easy", move_deadline_s=HOUR - 1)["game_id"]
+    record = _to_my_turn_after_both_moved(api, token, game_id)
+    assert record.warning_at is None and record.due_at == record.deadline
+    name = scheduling.schedule_name(game_id, record.state.move_count)
+    assert "warning" not in json.loads(_schedules(game_id)[name]["Target"]["Input"])
