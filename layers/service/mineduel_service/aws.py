@@ -27,11 +27,13 @@ _lock = threading.Lock()
 _clients: dict[str, Any] = {}
 
 
-def _settings(attempts: int = 3) -> Any:
+def _settings(attempts: int = 3, **extra: Any) -> Any:
     """The clients' botocore settings: three attempts (unless told), a short connect timeout."""
     from botocore.config import Config  # noqa: PLC0415  (see the module docstring)
 
-    return Config(retries={"max_attempts": attempts, "mode": "standard"}, connect_timeout=3)
+    return Config(
+        retries={"max_attempts": attempts, "mode": "standard"}, connect_timeout=3, **extra
+    )
 
 
 def _client(service: str) -> Any:
