@@ -57,13 +57,17 @@ def test_a_windows_duel_guess_scores_and_hides_its_cell(api: Api) -> None:
     guess = reply.body["moves"][0]
     assert guess["action"] == "guess" and guess["points"] in (5, -2)
     assert isinstance(guess["auto_opened"], list)
-    if guess["result"] == "miss":
-        assert (guess["row"], guess["col"]) == (None, None)  # private while the game runs
-    else:
-        assert (guess["row"], guess["col"]) == (5, 5)
+    # The guesser sees its own guess, a wrong one included.
+    assert (guess["row"], guess["col"]) == (5, 5)
     assert reply.body["game"]["seats"][0]["score"] == guess["points"]
     log = api.call("GET", f"/v1/games/{game['game_id']}/moves")
     assert log.status == 200 and log.body["moves"][0]["points"] == guess["points"]
+    # Anybody else sees a wrong guess without its cell while the game runs.
+    shown = log.body["moves"][0]
+    if guess["result"] == "miss":
+        assert (shown["row"], shown["col"]) == (None, None)
+    else:
+        assert (shown["row"], shown["col"]) == (5, 5)
 
 
 def test_an_action_the_variant_lacks_is_a_422(api: Api) -> None:

@@ -57,39 +57,13 @@ GROUP = 25
 
 
 # ---------------------------------------------------------------------------- documents
-def game_keys(record: GameRecord) -> list[dict[str, Any]]:
-    """The keys of every move of a finished game."""
-    pk = {"S": f"GAME#{record.game_id}"}
-    return [
-        {"pk": pk, "sk": {"S": store.move_sort_key(n)}}
-        for n in range(1, record.state.move_count + 1)
-    ]
-
-
 def documents(records: Iterable[GameRecord]) -> Iterator[dict[str, Any]]:
-    """The Verification documents of finished ``records``, in order; their logs read by key,
-    in ``BatchGetItem`` calls of up to 100 moves shared by consecutive games."""
-    pending: list[GameRecord] = []
-    keys: list[dict[str, Any]] = []
+    """The Verification documents of finished ``records``, in order; each log read with one
+    eventually consistent ``Query`` (a finished game's log never changes). The log holds one
+    item per write, so a Query reads a game's whole log in a unit or two, where reading its
+    moves by key would cost half a unit per item."""
     for record in records:
-        wanted = game_keys(record)
-        if keys and len(keys) + len(wanted) > BATCH:
-            yield from _built(pending, keys)
-            pending, keys = [], []
-        pending.append(record)
-        keys.extend(wanted)
-    if pending:
-        yield from _built(pending, keys)
-
-
-def _built(records: list[GameRecord], keys: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    logs: dict[str, dict[int, dict[str, Any]]] = {r.game_id: {} for r in records}
-    for item in store.batch_get(keys, consistent=False):
-        move = json.loads(item["move"]["S"])
-        logs[item["pk"]["S"].removeprefix("GAME#")][int(move["n"])] = move
-    for record in records:
-        log = logs[record.game_id]
-        yield document(record, [log[n] for n in sorted(log)])
+        yield document(record, store.list_moves(record.game_id, consistent=False))
 
 
 def publishable(record: GameRecord) -> bool:

@@ -467,10 +467,13 @@ def deadline_shards() -> list[str]:
     return [f"DUE#{n:02d}" for n in range(DEADLINE_SHARDS)]
 
 
-def list_moves(game_id: str, after: int = 0, until: int | None = None) -> list[dict[str, Any]]:
+def list_moves(
+    game_id: str, after: int = 0, until: int | None = None, *, consistent: bool = True
+) -> list[dict[str, Any]]:
     """The game's moves numbered above ``after`` (and up to ``until``), oldest first
-    (consistent read). Log items are keyed by their last move, so the first item found may also
-    hold moves up to ``after``: those are left out."""
+    (a consistent read unless told: a finished game's log never changes, so half the units do).
+    Log items are keyed by their last move, so the first item found may also hold moves up to
+    ``after``: those are left out."""
     moves: list[dict[str, Any]] = []
     request: dict[str, Any] = {
         "TableName": _table(),
@@ -480,7 +483,7 @@ def list_moves(game_id: str, after: int = 0, until: int | None = None) -> list[d
             ":from": {"S": move_sort_key(after + 1)},
             ":to": {"S": "MOVE#~"},
         },
-        "ConsistentRead": True,
+        "ConsistentRead": consistent,
     }
     while True:
         answer = aws.dynamodb().query(**request)
