@@ -217,7 +217,7 @@ WINDOWS_GAME: dict[str, Any] = {
         _seat(1, score=-5, player_id="bot-hard", name="Bot (hard)"),
     ],
     "move_count": 2,
-    "board": ["...b.......", *["." * 11] * 10],
+    "board": ["...b.......", *["." * 11] * 4, ".....?.....", *["." * 11] * 5],
     "commitment": "7675b7faf2c2292e3a1c8fd8ace4ee97dc027e699e35899aea129cccdcb1a81a",
     "bot_level": "hard",
 }
@@ -226,8 +226,8 @@ WINDOWS_MOVES: list[dict[str, Any]] = [
         "n": 1,
         "seat": 0,
         "action": "guess",
-        "row": None,
-        "col": None,
+        "row": 5,
+        "col": 5,
         "result": "miss",
         "opened": [],
         "flagged": [],
@@ -752,8 +752,8 @@ SUCCESSES: dict[str, Examples] = {
             {"game": PLAYED_GAME, "moves": MOVES},
         ),
         "windows-duel": _example(
-            "windows-duel: a wrong guess (its cell hidden from the others), then the bot "
-            "revealed a mine",
+            "windows-duel: a wrong guess (its cell, `?` on the board, shown to its own seat "
+            "only until the end), then the bot revealed a mine",
             {"game": WINDOWS_GAME, "moves": WINDOWS_MOVES},
         ),
     },
