@@ -25,13 +25,19 @@ MAX_ECHO = 200  # characters of a request's path repeated in an answer (its ``in
 ROUTES: dict[str, tuple[str, ...]] = {
     "/share/{game_id}": ("GET",),
     "/v1/avatars/{avatar_id}": ("GET",),
+    "/v1/daily": ("GET",),
+    "/v1/daily/play": ("POST",),
+    "/v1/daily/{date}/table": ("GET",),
+    "/v1/exports": ("GET",),
     "/v1/games": ("POST",),
     "/v1/games/{game_id}": ("DELETE", "GET"),
+    "/v1/games/{game_id}/analysis": ("GET",),
     "/v1/games/{game_id}/decline": ("POST",),
     "/v1/games/{game_id}/join": ("POST",),
     "/v1/games/{game_id}/moves": ("GET", "POST"),
     "/v1/games/{game_id}/rematch": ("POST",),
     "/v1/games/{game_id}/resign": ("POST",),
+    "/v1/games/{game_id}/spectators": ("DELETE",),
     "/v1/games/{game_id}/summary": ("GET",),
     "/v1/games/{game_id}/timeout": ("POST",),
     "/v1/games/{game_id}/verify": ("GET",),
@@ -45,6 +51,7 @@ ROUTES: dict[str, tuple[str, ...]] = {
     "/v1/me/invites": ("GET",),
     "/v1/players/{username}": ("GET",),
     "/v1/players/{username}/games": ("GET",),
+    "/v1/players/{username}/games/export": ("GET",),
 }
 """Every route of the API (template.yaml's ``HttpApi`` events but this one): path -> methods."""
 

@@ -71,7 +71,13 @@ def test_each_sample_as_it_is(api: Api, name: str) -> None:
 
 def test_every_route_has_a_sample() -> None:
     names = {p.name for p in EVENTS.glob("*.json")}
-    schedule_inputs = {"expire_turn.json", "sweep_deadlines.json", "leaderboard_snapshot.json"}
+    schedule_inputs = {
+        "expire_turn.json",
+        "sweep_deadlines.json",
+        "leaderboard_snapshot.json",
+        "daily_housekeeping.json",
+        "monthly_export.json",
+    }
     live = {"live_connect.json", "live_message.json", "live_disconnect.json", "live_fanout.json"}
     assert set(EXPECTED) | schedule_inputs | live == names
 

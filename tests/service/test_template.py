@@ -72,11 +72,6 @@ UNROUTED = {
     "LeaderboardSnapshotFunction",
     "DailyHousekeepingFunction",
     "MonthlyExportFunction",
-}
-UNROUTED = {
-    "ExpireTurnFunction",
-    "SweepDeadlinesFunction",
-    "LeaderboardSnapshotFunction",
     "LiveConnectFunction",
     "LiveDisconnectFunction",
     "LiveMessageFunction",
