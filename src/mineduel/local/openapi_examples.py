@@ -152,6 +152,7 @@ NEW_GAME: dict[str, Any] = {
     "chain": None,
     "daily": None,
     "spectators_off": False,
+    "watchers": None,
 }
 PLAYED_GAME: dict[str, Any] = {
     **NEW_GAME,
@@ -809,14 +810,8 @@ _BY_OPERATION: dict[str, Examples] = {
     "resignGame": {"finished": _example("The game after the caller resigned", FINISHED_GAME)},
     "claimTimeout": {"finished": _example("The overdue seat is out", FINISHED_GAME)},
     "getGame": {
-        "new": _example(
-            "A new game against the bot, seat 0 to move", {**NEW_GAME, "watchers": None}
-        ),
-        "played": _example("After a tap and the bot's reply", {**PLAYED_GAME, "watchers": None}),
+        **SUCCESSES["GameOut"],
         "watched": _example("Followed live by three spectators", {**PLAYED_GAME, "watchers": 3}),
-        "finished": _example(
-            "Finished: seat 0 resigned, so its seed is public", {**FINISHED_GAME, "watchers": None}
-        ),
     },
     "playDaily": {"daily": _example("Today's daily game: the day's commitment", DAILY_GAME)},
     "turnOffSpectators": {
