@@ -57,13 +57,13 @@ def test_a_windows_duel_guess_scores_and_hides_its_cell(api: Api) -> None:
     guess = reply.body["moves"][0]
     assert guess["action"] == "guess" and guess["points"] in (5, -2)
     assert isinstance(guess["auto_opened"], list)
-    if guess["result"] == "miss":
-        assert (guess["row"], guess["col"]) == (None, None)  # private while the game runs
-    else:
-        assert (guess["row"], guess["col"]) == (5, 5)
+    assert (guess["row"], guess["col"]) == (5, 5)  # the guessing seat sees its own cell
     assert reply.body["game"]["seats"][0]["score"] == guess["points"]
     log = api.call("GET", f"/v1/games/{game['game_id']}/moves")
     assert log.status == 200 and log.body["moves"][0]["points"] == guess["points"]
+    seen = (log.body["moves"][0]["row"], log.body["moves"][0]["col"])
+    # A wrong guess's cell is private to its seat while the game runs; a right one is public.
+    assert seen == ((None, None) if guess["result"] == "miss" else (5, 5))
 
 
 def test_an_action_the_variant_lacks_is_a_422(api: Api) -> None:
