@@ -58,7 +58,8 @@ GROUP = 25
 
 # ---------------------------------------------------------------------------- documents
 def game_keys(record: GameRecord) -> list[dict[str, Any]]:
-    """The keys of every move of a finished game."""
+    """The keys a finished game's log items may have: one per move number (an item is keyed
+    by the last move of its write, so some of these name no item)."""
     pk = {"S": f"GAME#{record.game_id}"}
     return [
         {"pk": pk, "sk": {"S": store.move_sort_key(n)}}
@@ -85,8 +86,10 @@ def documents(records: Iterable[GameRecord]) -> Iterator[dict[str, Any]]:
 def _built(records: list[GameRecord], keys: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     logs: dict[str, dict[int, dict[str, Any]]] = {r.game_id: {} for r in records}
     for item in store.batch_get(keys, consistent=False):
-        move = json.loads(item["move"]["S"])
-        logs[item["pk"]["S"].removeprefix("GAME#")][int(move["n"])] = move
+        # A log item holds all the moves one write added, keyed by the last one's number: of
+        # the keys asked (every move number), those that name no item are simply not found.
+        for move in store.moves_of(item):
+            logs[item["pk"]["S"].removeprefix("GAME#")][int(move["n"])] = move
     for record in records:
         log = logs[record.game_id]
         yield document(record, [log[n] for n in sorted(log)])
