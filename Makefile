@@ -52,9 +52,10 @@ bench-bot: $(STAMP)
 bench-bot-variants: $(STAMP)
 	PART=variants $(BIN)/python -m mineduel.bench_bot
 
-# Regenerate docs/openapi.json from the handlers' models (a test fails while it is stale).
+# Regenerate docs/openapi.json from the handlers' models (a test fails while it is stale). The
+# file is replaced only once the whole document is built: a failure leaves it as it was.
 openapi: $(STAMP)
-	$(BIN)/python -m mineduel.local.openapi > docs/openapi.json
+	$(BIN)/python -m mineduel.local.openapi --output docs/openapi.json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

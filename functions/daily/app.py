@@ -15,6 +15,14 @@ app = http.new_app()
 @app.get(
     "/v1/daily",
     summary="Today's daily duel",
+    description=(
+        "Today's date (UTC) and commitment, when the day closes, tomorrow's commitment, this "
+        "month's and next month's; with a token, whether the caller has had today's attempt "
+        "and their game of the day."
+    ),
+    operation_id="getDaily",
+    tags=["daily"],
+    security=http.TOKEN_OPTIONAL,
     responses=http.responses(
         200, DailyOut, "Today's commitment (and tomorrow's, the month's), and my game of the day."
     ),
@@ -27,12 +35,23 @@ def today() -> Response[DailyOut]:
 @app.get(
     "/v1/daily/<date>/table",
     summary="A day's daily duel table",
+    description=(
+        "One page (100 entries) of the day's ranking of accounts by mines found, then fewer "
+        "safe taps, with the day's commitment, its seed once the day is closed and the month "
+        "key once the month is over. 404 `day-not-found`; 422 `bad-date`; 400 `bad-cursor`."
+    ),
+    operation_id="getDailyTable",
+    tags=["daily"],
     responses=http.responses(
         200, DailyTableOut, "The day's ranking by mines, then fewer safe taps (accounts only)."
     ),
 )
 def table(
-    date: str, cursor: Annotated[str | None, Query(max_length=2048)] = None
+    date: str,
+    cursor: Annotated[
+        str | None,
+        Query(max_length=2048, description="The `next` of the page before (opaque)."),
+    ] = None,
 ) -> Response[DailyTableOut]:
     """200 with a page of the table; 404 ``day-not-found``; 422 ``bad-date``."""
     return http.json_response(200, daily.table(date, cursor))

@@ -12,6 +12,15 @@ app = http.new_app()
 @app.post(
     "/v1/daily/play",
     summary="Play today's daily duel",
+    description=(
+        "Starts the caller's one attempt of the day (guests too; only accounts are ranked): "
+        "mine-duel, the caller on seat 0 against the hard bot, on the day's field, whose "
+        "commitment is the day's. Each turn has an hour, and no deadline passes midnight UTC. "
+        "409 `daily-already-played` for a second attempt."
+    ),
+    operation_id="playDaily",
+    tags=["daily"],
+    security=http.TOKEN,
     responses=http.responses(
         201, GameOut, "The caller's daily game, on the day's field, against the hard bot."
     ),

@@ -12,6 +12,13 @@ app = http.new_app()
 @app.get(
     "/v1/exports",
     summary="List the monthly exports of finished games",
+    description=(
+        "Every month exported so far, newest first: one gzip-compressed NDJSON file of the "
+        "Verification documents of the games that ended that month, with a presigned link "
+        "valid 15 minutes and the SHA-256 of the uncompressed NDJSON."
+    ),
+    operation_id="listExports",
+    tags=["exports"],
     responses=http.responses(
         200,
         ExportsOut,

@@ -12,6 +12,17 @@ app = http.new_app()
 @app.get(
     "/v1/games/<game_id>/analysis",
     summary="Analyse a finished game (luck against skill)",
+    description=(
+        "Per cell action, the chance that the chosen cell was a mine (from what the moving seat "
+        "saw), the highest chance on that board and the hard bot's choice; per seat, the mines "
+        "found against the mines the chances promised (`luck`) and the chances given up "
+        "(`skill_loss`). Computed once, from the game's Verification document, then served "
+        "from the store; `mineduel analyze` gives the same JSON offline. 409 "
+        "`game-not-finished` before the end, `day-not-over` for a daily duel game whose day "
+        "still runs."
+    ),
+    operation_id="getGameAnalysis",
+    tags=["analysis"],
     responses=http.responses(
         200,
         AnalysisOut,

@@ -17,6 +17,7 @@ app = http.new_app()
     summary="Read a game",
     operation_id="getGame",
     tags=["games"],
+    security=http.TOKEN_OPTIONAL,
     responses={
         **http.responses(
             200, GameOut, "The Game as the caller may see it.", headers=http.ETAG_HEADERS

@@ -17,6 +17,7 @@ app = http.new_app()
     summary="List moves",
     operation_id="listMoves",
     tags=["moves"],
+    security=http.TOKEN_OPTIONAL,
     responses=http.responses(200, MovesOut, "The moves numbered above after."),
 )
 def list_moves(

@@ -10,51 +10,77 @@ from mineduel_service import exports, http
 
 app = http.new_app()
 
-_NDJSON: dict[str, Any] = {
-    exports.CONTENT_TYPE.split(";")[0]: {
+NDJSON = exports.CONTENT_TYPE.split(";")[0]
+_PAGE: dict[str, Any] = {
+    NDJSON: {
         "schema": {
             "type": "string",
-            "description": "One Verification document (JSON) a line, newest game first",
+            "description": "One Verification document (JSON, the answer of "
+            "`GET /v1/games/{game_id}/verify`) a line, newest game first; empty when no game "
+            "matches",
         }
     }
 }
+_PAGE_HEADERS: dict[str, Any] = {
+    "Link": {
+        "description": 'The next page, filters kept: `</v1/players/...>; rel="next"` (absent '
+        "on the last page)",
+        "schema": {"type": "string"},
+    },
+    "X-Next-Cursor": {
+        "description": "The next page's cursor (absent on the last page)",
+        "schema": {"type": "string"},
+    },
+    "X-Games": {"description": "Games on this page", "schema": {"type": "integer", "minimum": 0}},
+}
+_MOMENT = "When the game ended, UTC: `YYYY-MM-DD` (midnight) or `YYYY-MM-DDTHH:MM:SSZ`"
 
 
 @app.get(
     "/v1/players/<username>/games/export",
     summary="Export a player's finished games (NDJSON)",
+    description=(
+        "The player's finished games as NDJSON, one Verification document a line, a page at a "
+        "time; `mineduel verify URL` checks every game, following the pages. A daily duel game "
+        "is left out until its day is over. 404 `player-not-found`; 422 `bad-variant`, "
+        "`bad-since`, `bad-until`, `bad-rated`; 400 `bad-cursor` (a cursor is good only with "
+        "the filters it came with)."
+    ),
+    operation_id="exportPlayerGames",
+    tags=["exports"],
     responses={
         200: {
             "description": (
                 "A page of the player's finished games as NDJSON, newest first: at most `limit` "
                 'games and 4 MiB. When more follow, `Link` names the next page (`rel="next"`) '
-                "and `X-Next-Cursor` its cursor. `mineduel verify` checks every game."
+                "and `X-Next-Cursor` its cursor."
             ),
-            "headers": {
-                "Link": {
-                    "description": 'The next page: `<...>; rel="next"`',
-                    "schema": {"type": "string"},
-                },
-                "X-Next-Cursor": {
-                    "description": "The next page's cursor",
-                    "schema": {"type": "string"},
-                },
-                "X-Games": {"description": "Games on this page", "schema": {"type": "integer"}},
-            },
-            "content": _NDJSON,
+            "headers": _PAGE_HEADERS,
+            "content": _PAGE,
         },
-        404: http.ERRORS[404],
-        422: http.ERRORS[422],
+        **http.ERRORS,
+        429: http.THROTTLED,
     },
 )
 def export(
     username: str,
-    variant: Annotated[str | None, Query(max_length=32)] = None,
-    since: Annotated[str | None, Query(max_length=32)] = None,
-    until: Annotated[str | None, Query(max_length=32)] = None,
-    rated: Annotated[str | None, Query(pattern="^(true|false)$")] = None,
-    cursor: Annotated[str | None, Query(max_length=2048)] = None,
-    limit: Annotated[int, Query(ge=1, le=exports.MAX_PAGE_GAMES)] = exports.DEFAULT_PAGE_GAMES,
+    variant: Annotated[
+        str | None,
+        Query(max_length=32, description="Only this variant's games (`mine-duel`, ...)"),
+    ] = None,
+    since: Annotated[str | None, Query(max_length=32, description=f"{_MOMENT}; inclusive")] = None,
+    until: Annotated[str | None, Query(max_length=32, description=f"{_MOMENT}; exclusive")] = None,
+    rated: Annotated[
+        str | None,
+        Query(pattern="^(true|false)$", description="`true`: rated games only; `false`: unrated"),
+    ] = None,
+    cursor: Annotated[
+        str | None,
+        Query(max_length=2048, description="`X-Next-Cursor` of the page before (opaque)"),
+    ] = None,
+    limit: Annotated[
+        int, Query(ge=1, le=exports.MAX_PAGE_GAMES, description="Games a page at most")
+    ] = exports.DEFAULT_PAGE_GAMES,
 ) -> Response[str]:
     """200 with a page of NDJSON; 404 ``player-not-found``; 422 for a bad filter."""
     wanted = exports.filters(variant, since, until, rated)

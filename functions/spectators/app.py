@@ -12,6 +12,14 @@ app = http.new_app()
 @app.delete(
     "/v1/games/<game_id>/spectators",
     summary="Turn spectators off for the rest of the game",
+    description=(
+        "A seat of the game turns spectators off for good: only its players may follow it "
+        "live from now on, and every spectator is unsubscribed and told. Turning it off again "
+        "answers the Game as it is. 403 `not-your-seat`; 409 `game-over` once the game ended."
+    ),
+    operation_id="turnOffSpectators",
+    tags=["games"],
+    security=http.TOKEN,
     responses=http.responses(200, GameOut, "The Game, with spectators_off true."),
 )
 def turn_off(game_id: str) -> Response[GameOut]:

@@ -30,8 +30,11 @@ pytestmark = pytest.mark.http
 DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 PACKAGE = "mineduel_client"
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
+# The generator reads only JSON, text/* and octet-stream answers; a player's export is NDJSON
+# (text, one JSON document a line), so it is told to read it as text (its documented option).
 CONFIG = (
     f"package_name_override: {PACKAGE}\nproject_name_override: mineduel-client\npost_hooks: []\n"
+    "content_type_overrides:\n  application/x-ndjson: text/plain\n"
 )
 
 
@@ -107,6 +110,9 @@ def test_the_generator_names_operations_after_the_documents_ids(
         "api.moves.list_moves",
         "api.verification.get_verification",
         "api.leaderboards.get_leaderboard",
+        "api.daily.play_daily",
+        "api.exports.export_player_games",
+        "api.analysis.get_game_analysis",
     ):
         assert callable(_api(module).sync), module
     assert client_package.AuthenticatedClient and client_package.Client

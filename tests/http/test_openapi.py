@@ -4,6 +4,7 @@ an example for every request and answer (each one valid), and no schema nobody u
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,10 +13,14 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 from mineduel_engine import verify_document
+from mineduel_engine.analysis import analyze_document
+from mineduel_engine.daily import day_seed
+from mineduel_engine.fairness import commitment
 from openapi_spec_validator import validate
 
+from mineduel.local import openapi
 from mineduel.local.openapi import TAGS, OpenApiConflict, build, merge, operations, render
-from mineduel.local.openapi_examples import VERIFICATION_FINISHED
+from mineduel.local.openapi_examples import ANALYSIS, DAILY_TABLE_CLOSED, VERIFICATION_FINISHED
 from mineduel.local.template import load_template
 
 COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
@@ -85,6 +90,12 @@ SUCCESS = {
     ("post", "/v1/games/{game_id}/resign"): ("200", "GameOut"),
     ("get", "/v1/games/{game_id}/moves"): ("200", "MovesOut"),
     ("get", "/v1/games/{game_id}/verify"): ("200", "VerificationOut"),
+    ("delete", "/v1/games/{game_id}/spectators"): ("200", "GameOut"),
+    ("get", "/v1/games/{game_id}/analysis"): ("200", "AnalysisOut"),
+    ("get", "/v1/daily"): ("200", "DailyOut"),
+    ("post", "/v1/daily/play"): ("201", "GameOut"),
+    ("get", "/v1/daily/{date}/table"): ("200", "DailyTableOut"),
+    ("get", "/v1/exports"): ("200", "ExportsOut"),
 }
 
 
@@ -107,7 +118,7 @@ ROUTES = {
     ("post", "/v1/guests"): ("createGuest", "accounts", "none"),
     ("post", "/v1/games"): ("createGame", "games", "token"),
     ("post", "/v1/games/{game_id}/join"): ("joinGame", "games", "token"),
-    ("get", "/v1/games/{game_id}"): ("getGame", "games", "none"),
+    ("get", "/v1/games/{game_id}"): ("getGame", "games", "optional"),
     ("delete", "/v1/games/{game_id}"): ("cancelGame", "games", "token"),
     ("post", "/v1/games/{game_id}/decline"): ("declineInvitation", "games", "token"),
     ("post", "/v1/games/{game_id}/rematch"): ("createRematch", "games", "token"),
@@ -115,7 +126,7 @@ ROUTES = {
     ("post", "/v1/games/{game_id}/timeout"): ("claimTimeout", "games", "token"),
     ("get", "/v1/games/{game_id}/summary"): ("getGameSummary", "games", "none"),
     ("post", "/v1/games/{game_id}/moves"): ("commitMove", "moves", "token"),
-    ("get", "/v1/games/{game_id}/moves"): ("listMoves", "moves", "none"),
+    ("get", "/v1/games/{game_id}/moves"): ("listMoves", "moves", "optional"),
     ("get", "/v1/games/{game_id}/verify"): ("getVerification", "verification", "none"),
     ("get", "/v1/me"): ("getMe", "accounts", "token"),
     ("put", "/v1/me"): ("updateMe", "accounts", "token"),
@@ -130,6 +141,13 @@ ROUTES = {
     ("put", "/v1/me/avatar"): ("acceptAvatarUpload", "avatars", "token"),
     ("get", "/v1/avatars/{avatar_id}"): ("getAvatar", "avatars", "none"),
     ("get", "/share/{game_id}"): ("getSharePage", "sharing", "none"),
+    ("delete", "/v1/games/{game_id}/spectators"): ("turnOffSpectators", "games", "token"),
+    ("get", "/v1/games/{game_id}/analysis"): ("getGameAnalysis", "analysis", "none"),
+    ("get", "/v1/daily"): ("getDaily", "daily", "optional"),
+    ("post", "/v1/daily/play"): ("playDaily", "daily", "token"),
+    ("get", "/v1/daily/{date}/table"): ("getDailyTable", "daily", "none"),
+    ("get", "/v1/players/{username}/games/export"): ("exportPlayerGames", "exports", "none"),
+    ("get", "/v1/exports"): ("listExports", "exports", "none"),
 }
 SECURITY = {"token": [{"bearer": []}], "optional": [{"bearer": []}, {}], "none": None}
 
@@ -259,3 +277,64 @@ def test_try_it_out_sends_bodies_that_work_for_a_new_guest(document: dict[str, A
 def test_the_verification_example_is_a_fair_game() -> None:
     verdict = verify_document(VERIFICATION_FINISHED)
     assert verdict.checked and verdict.ok, verdict.problems
+
+
+def test_a_players_export_is_documented_as_ndjson_pages(document: dict[str, Any]) -> None:
+    export = document["paths"]["/v1/players/{username}/games/export"]["get"]
+    page = export["responses"]["200"]
+    assert set(page["content"]) == {"application/x-ndjson"}
+    assert set(page["headers"]) == {"Link", "X-Next-Cursor", "X-Games"}
+    first = next(iter(page["content"]["application/x-ndjson"]["examples"].values()))["value"]
+    lines = first.splitlines()
+    assert lines and all(verify_document(json.loads(line)).ok for line in lines)
+    for error in ("400", "404", "422"):
+        assert set(export["responses"][error]["content"]) == {"application/problem+json"}
+
+
+def test_the_daily_examples_keep_their_promises() -> None:
+    """The closed day's seed is the one its month key gives, and both match their
+    commitments: the example shows what a reader can check."""
+    key = bytes.fromhex(DAILY_TABLE_CLOSED["month_key"])
+    seed = day_seed(key, DAILY_TABLE_CLOSED["date"])
+    assert seed.hex() == DAILY_TABLE_CLOSED["seed"]
+    assert commitment(seed) == DAILY_TABLE_CLOSED["commitment"]
+    assert commitment(key) == DAILY_TABLE_CLOSED["month_commitment"]
+
+
+def test_the_analysis_example_is_the_engines_analysis_of_the_example_game() -> None:
+    assert analyze_document(VERIFICATION_FINISHED) == ANALYSIS
+
+
+def test_regenerating_writes_the_document_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make openapi`` replaces the file only once the whole document is built: a failure
+    (here a route without examples) leaves the committed document as it was, never empty."""
+    target = tmp_path / "openapi.json"
+    target.write_text("the previous document\n", encoding="utf-8")
+
+    def no_examples(*args: Any) -> dict[str, Any]:
+        raise KeyError("someRoute 200: no examples for schema 'SomethingOut'")
+
+    monkeypatch.setattr(openapi, "build", no_examples)
+    with pytest.raises(KeyError):
+        openapi.main(["--output", str(target)])
+    assert target.read_text(encoding="utf-8") == "the previous document\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["openapi.json"]
+
+    monkeypatch.setattr(openapi, "build", lambda template: {"openapi": "3.1.0"})
+    openapi.main(["--output", str(target)])
+    assert target.read_text(encoding="utf-8") == openapi.render({"openapi": "3.1.0"})
+    assert [p.name for p in tmp_path.iterdir()] == ["openapi.json"]
+
+
+def test_every_schema_describes_its_fields(document: dict[str, Any]) -> None:
+    """No component is an empty ``{}`` (a model whose serializer hides its fields from the
+    document, as a wrap ``model_serializer`` does): a client generator would type it as a bare
+    dict."""
+    schemas = document["components"]["schemas"]
+    empty = [name for name, schema in schemas.items() if not schema.get("properties")]
+    assert not empty
+    move = schemas["MoveOut"]
+    assert {"points", "auto_opened", "chain"} <= set(move["properties"])
+    assert not {"points", "auto_opened", "chain"} & set(move["required"])

@@ -22,7 +22,6 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    model_serializer,
     model_validator,
 )
 
@@ -228,6 +227,10 @@ class GameOut(_Response):
     null when nobody watches, and in the other answers (docs/live.md)."""
 
 
+def _is_none(value: Any) -> bool:
+    return value is None
+
+
 class MoveOut(_Response):
     """One move of the log. While a windows-duel game runs, a wrong guess (``guess``, result
     ``miss``) shows its cell (``row``, ``col``) only to the seat that made it."""
@@ -240,29 +243,27 @@ class MoveOut(_Response):
     result: Literal["mine", "safe", "bomb", "miss"] | None
     opened: list[list[int]]
     flagged: list[list[int]]
+    # ``points`` and ``auto_opened`` appear only on the moves of the variant that has them (as in
+    # the log and the Verification document), never as nulls on the others; ``chain`` only once
+    # the move has one. Left out field by field (``exclude_if``), not by a model serializer,
+    # so that the OpenAPI document still describes every field of a move.
     points: int | None = Field(
-        default=None, description="windows-duel: +5, -2, -5 or 0 for the seat that moved"
+        default=None,
+        description="windows-duel: +5, -2, -5 or 0 for the seat that moved",
+        exclude_if=_is_none,
     )
     auto_opened: list[list[int]] | None = Field(
         default=None,
         description="windows-duel: [row, col, number] of every cell auto-reveal opened after it",
+        exclude_if=_is_none,
     )
     at: str
     chain: str | None = Field(
         default=None,
         description="SHA-256 hex of the previous move's chain value (the commitment for move 1) "
         "and this move's public record (docs/fairness.md)",
+        exclude_if=_is_none,
     )
-
-    @model_serializer(mode="wrap")
-    def _variant_fields_only_where_they_exist(self, handler: Any) -> Any:
-        """``points`` and ``auto_opened`` appear only on the moves of the variant that has them
-        (as in the log and the Verification document), never as nulls on the others."""
-        data = handler(self)
-        for name in ("points", "auto_opened", "chain"):
-            if data.get(name) is None:
-                data.pop(name, None)
-        return data
 
 
 class CommitOut(_Response):

@@ -12,15 +12,20 @@ Then the document is finished for its readers: the 500 is documented as the func
 answer it (Powertools puts its own response-validation schema there, which they never send),
 every request body and answer gets the examples of ``openapi_examples`` (so Swagger UI's "Try
 it out" works as it stands), and schemas nothing refers to are dropped. ``docs/openapi.json``
-is this output, committed; regenerate it with ``make openapi``.
+is this output, committed; regenerate it with ``make openapi`` (which replaces the file only once
+the whole document is built).
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -61,10 +66,23 @@ TAGS = [
         "name": "verification",
         "description": "The self-contained document that proves a finished game fair.",
     },
+    {
+        "name": "analysis",
+        "description": "Luck against skill in a finished game, move by move and seat by seat.",
+    },
     {"name": "accounts", "description": "Guests, the caller's profile, games and invitations."},
     {"name": "players", "description": "Other players' public profiles and finished games."},
     {"name": "lobby", "description": "Waiting games anybody may join."},
     {"name": "leaderboards", "description": "Each rated variant's best players."},
+    {
+        "name": "daily",
+        "description": "The daily duel: one field a day for everyone, against the hard bot.",
+    },
+    {
+        "name": "exports",
+        "description": "Finished games' Verification documents in bulk (NDJSON): a player's, "
+        "and every month's.",
+    },
     {"name": "avatars", "description": "Players' pictures: upload, check, show."},
     {"name": "sharing", "description": "A finished game's page for people and link previews."},
 ]
@@ -270,9 +288,34 @@ def render(document: dict[str, Any]) -> str:
     return json.dumps(_whole_bounds(document), indent=2, ensure_ascii=False) + "\n"
 
 
-def main() -> None:
-    """Print the document for the repository's template.yaml (``> docs/openapi.json``)."""
-    sys.stdout.write(render(build(load_template())))
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` all at once: into a temporary file beside it, then renamed over
+    it. A generation that fails (a route without examples, a schema conflict) raises before
+    anything is written, and a crash half way leaves only the temporary file behind, so the
+    committed document is never emptied or cut short."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        # mkstemp makes the file private (0600); keep the mode the document had.
+        os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Write the document for the repository's template.yaml to ``--output`` (atomically), or
+    print it when no file is named."""
+    parser = argparse.ArgumentParser(prog="python -m mineduel.local.openapi")
+    parser.add_argument("--output", type=Path, help="the file to (re)write, e.g. docs/openapi.json")
+    args = parser.parse_args(argv)
+    text = render(build(load_template()))
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomically(args.output, text)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,13 @@ openapi``, so a new route cannot be published without them.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from typing import Any
 
+from mineduel_engine.chain import chained, link
+from mineduel_engine.daily import day_seed
+from mineduel_engine.fairness import commitment
 from mineduel_service.errors import ApiError
 
 Examples = dict[str, dict[str, Any]]
@@ -73,42 +78,6 @@ def _seat(seat: int, **fields: Any) -> dict[str, Any]:
     return {**base, **fields}
 
 
-NEW_GAME: dict[str, Any] = {
-    "game_id": GAME_ID,
-    "variant": "mine-duel",
-    "status": "active",
-    "width": 16,
-    "height": 16,
-    "mines": 51,
-    "mines_left": 51,
-    "move_deadline_s": 86400,
-    "rated": False,
-    "created_at": "2026-11-30T12:07:20Z",
-    "seats": [_seat(0), _seat(1)],
-    "turn": {"seat": 0, "deadline": "2026-12-01T12:07:20Z"},
-    "move_count": 0,
-    "board": EMPTY_BOARD,
-    "commitment": COMMITMENT,
-    "seed": None,
-    "result": None,
-    "bot_level": "medium",
-}
-PLAYED_GAME: dict[str, Any] = {
-    **NEW_GAME,
-    "seats": [_seat(0, safe_taps=1), _seat(1, safe_taps=1)],
-    "turn": {"seat": 0, "deadline": "2026-12-01T12:07:21Z"},
-    "move_count": 2,
-    "board": BOARD,
-}
-FINISHED_GAME: dict[str, Any] = {
-    **PLAYED_GAME,
-    "status": "finished",
-    "seats": [_seat(0, safe_taps=1, out=True, place=2), _seat(1, safe_taps=1, place=1)],
-    "turn": None,
-    "move_count": 3,
-    "seed": SEED,
-    "result": {"reason": "resign", "winner": 1, "places": [2, 1]},
-}
 MOVES: list[dict[str, Any]] = [
     {
         "n": 1,
@@ -154,6 +123,54 @@ A_MINE: dict[str, Any] = {
     "opened": [],
     "flagged": [[8, 6]],
     "at": "2026-11-30T12:07:40Z",
+}
+# Each move carries its chain value, computed here as the server computes it (the engine's
+# ``chained``), so the Verification example's hash chain checks; A_MINE follows a move 3 that
+# is not shown.
+*MOVES, RESIGNATION = chained(COMMITMENT, [*MOVES, RESIGNATION])
+A_MINE = {**A_MINE, "chain": link(RESIGNATION["chain"], A_MINE)}
+NEW_GAME: dict[str, Any] = {
+    "game_id": GAME_ID,
+    "variant": "mine-duel",
+    "status": "active",
+    "width": 16,
+    "height": 16,
+    "mines": 51,
+    "mines_left": 51,
+    "move_deadline_s": 86400,
+    "rated": False,
+    "created_at": "2026-11-30T12:07:20Z",
+    "seats": [_seat(0), _seat(1)],
+    "turn": {"seat": 0, "deadline": "2026-12-01T12:07:20Z"},
+    "move_count": 0,
+    "board": EMPTY_BOARD,
+    "commitment": COMMITMENT,
+    "seed": None,
+    "result": None,
+    "bot_level": "medium",
+    "options": {},
+    "chain": None,
+    "daily": None,
+    "spectators_off": False,
+    "watchers": None,
+}
+PLAYED_GAME: dict[str, Any] = {
+    **NEW_GAME,
+    "seats": [_seat(0, safe_taps=1), _seat(1, safe_taps=1)],
+    "turn": {"seat": 0, "deadline": "2026-12-01T12:07:21Z"},
+    "move_count": 2,
+    "board": BOARD,
+    "chain": MOVES[-1]["chain"],
+}
+FINISHED_GAME: dict[str, Any] = {
+    **PLAYED_GAME,
+    "status": "finished",
+    "seats": [_seat(0, safe_taps=1, out=True, place=2), _seat(1, safe_taps=1, place=1)],
+    "turn": None,
+    "move_count": 3,
+    "seed": SEED,
+    "result": {"reason": "resign", "winner": 1, "places": [2, 1]},
+    "chain": RESIGNATION["chain"],
 }
 VERIFICATION_RUNNING: dict[str, Any] = {
     "game_id": GAME_ID,
@@ -201,7 +218,7 @@ WINDOWS_GAME: dict[str, Any] = {
         _seat(1, score=-5, player_id="bot-hard", name="Bot (hard)"),
     ],
     "move_count": 2,
-    "board": ["...b.......", *["." * 11] * 10],
+    "board": ["...b.......", *["." * 11] * 4, ".....?.....", *["." * 11] * 5],
     "commitment": "7675b7faf2c2292e3a1c8fd8ace4ee97dc027e699e35899aea129cccdcb1a81a",
     "bot_level": "hard",
 }
@@ -210,8 +227,8 @@ WINDOWS_MOVES: list[dict[str, Any]] = [
         "n": 1,
         "seat": 0,
         "action": "guess",
-        "row": None,
-        "col": None,
+        "row": 5,
+        "col": 5,
         "result": "miss",
         "opened": [],
         "flagged": [],
@@ -233,6 +250,8 @@ WINDOWS_MOVES: list[dict[str, Any]] = [
         "auto_opened": [],
     },
 ]
+WINDOWS_MOVES = chained(WINDOWS_GAME["commitment"], WINDOWS_MOVES)
+WINDOWS_GAME["chain"] = WINDOWS_MOVES[-1]["chain"]
 SUMMARY: dict[str, Any] = {
     "game_id": GAME_ID,
     "variant": "mine-duel",
@@ -281,6 +300,7 @@ MY_GAMES: dict[str, Any] = {
             "turn": PLAYED_GAME["turn"],
             "move_count": 2,
             "my_seat": 0,
+            "daily": None,
         }
     ],
     "next": None,
@@ -315,6 +335,7 @@ WAITING_GAMES: dict[str, Any] = {
             "turn": None,
             "move_count": 0,
             "my_seat": None,
+            "daily": None,
         }
     ],
     "next": "eyJsIjoiMjAyNi0xMS0zMFQxMTo1ODowMloifQ",
@@ -394,6 +415,245 @@ AVATAR_UPLOAD: dict[str, Any] = {
     "max_bytes": 262144,
     "content_type": "image/png",
 }
+# The daily duel. The month keys are made up for the examples (a real one is secret until its
+# month is over); the day seeds and every commitment follow from them as the server makes them.
+_MONTH_KEYS = {
+    month: hashlib.sha256(f"example month key {month}".encode()).digest()
+    for month in ("2026-10", "2026-11", "2026-12")
+}
+
+
+def _day_commitment(day: str) -> str:
+    return commitment(day_seed(_MONTH_KEYS[day[:7]], day))
+
+
+DAILY_GAME_ID = "5c0f3a7e-2b9d-4e61-8a14-7d3c9e2b6f05"
+DAILY_GAME: dict[str, Any] = {
+    **NEW_GAME,
+    "game_id": DAILY_GAME_ID,
+    "move_deadline_s": 3600,
+    "created_at": "2026-11-30T09:12:05Z",
+    "seats": [
+        _seat(0, player_id=ACCOUNT_ID, name="ann", kind="account"),
+        _seat(1, player_id="bot-hard", name="Bot (hard)"),
+    ],
+    "turn": {"seat": 0, "deadline": "2026-11-30T10:12:05Z"},
+    "commitment": _day_commitment("2026-11-30"),
+    "bot_level": "hard",
+    "daily": "2026-11-30",
+}
+DAILY_TODAY: dict[str, Any] = {
+    "date": "2026-11-30",
+    "closes_at": "2026-12-01T00:00:00Z",
+    "commitment": _day_commitment("2026-11-30"),
+    "month": "2026-11",
+    "month_commitment": commitment(_MONTH_KEYS["2026-11"]),
+    "tomorrow": {"date": "2026-12-01", "commitment": _day_commitment("2026-12-01")},
+    "next_month": {"month": "2026-12", "commitment": commitment(_MONTH_KEYS["2026-12"])},
+    "played": True,
+    "game": {
+        "game_id": DAILY_GAME_ID,
+        "variant": "mine-duel",
+        "status": "finished",
+        "created_at": "2026-11-30T09:12:05Z",
+        "ended_at": "2026-11-30T09:31:48Z",
+        "rated": False,
+        "seats": [
+            {
+                "seat": 0,
+                "player_id": ACCOUNT_ID,
+                "name": "ann",
+                "kind": "account",
+                "mines": 27,
+                "place": 1,
+            },
+            {
+                "seat": 1,
+                "player_id": "bot-hard",
+                "name": "Bot (hard)",
+                "kind": "bot",
+                "mines": 19,
+                "place": 2,
+            },
+        ],
+        "turn": None,
+        "move_count": 88,
+        "my_seat": 0,
+        "daily": "2026-11-30",
+    },
+    "table": "/v1/daily/2026-11-30/table",
+}
+DAILY_TABLE_OPEN: dict[str, Any] = {
+    "date": "2026-11-30",
+    "status": "open",
+    "commitment": _day_commitment("2026-11-30"),
+    "seed": None,
+    "month": "2026-11",
+    "month_commitment": commitment(_MONTH_KEYS["2026-11"]),
+    "month_key": None,
+    "players": 41,
+    "ranked": 3,
+    "updated_at": "2026-11-30T12:05:00Z",
+    "entries": [
+        {
+            "rank": 1,
+            "name": "ann",
+            "mines": 27,
+            "safe_taps": 9,
+            "ended_at": "2026-11-30T09:31:48Z",
+            "game_id": None,
+        },
+        {
+            "rank": 2,
+            "name": "ben",
+            "mines": 24,
+            "safe_taps": 11,
+            "ended_at": "2026-11-30T07:02:13Z",
+            "game_id": None,
+        },
+        {
+            "rank": 2,
+            "name": "cleo",
+            "mines": 24,
+            "safe_taps": 11,
+            "ended_at": "2026-11-30T11:40:57Z",
+            "game_id": None,
+        },
+    ],
+    "next": None,
+}
+DAILY_TABLE_CLOSED: dict[str, Any] = {
+    "date": "2026-10-31",
+    "status": "closed",
+    "commitment": _day_commitment("2026-10-31"),
+    "seed": day_seed(_MONTH_KEYS["2026-10"], "2026-10-31").hex(),
+    "month": "2026-10",
+    "month_commitment": commitment(_MONTH_KEYS["2026-10"]),
+    "month_key": _MONTH_KEYS["2026-10"].hex(),
+    "players": 38,
+    "ranked": 2,
+    "updated_at": "2026-11-01T00:05:00Z",
+    "entries": [
+        {
+            "rank": 1,
+            "name": "ben",
+            "mines": 29,
+            "safe_taps": 8,
+            "ended_at": "2026-10-31T18:22:40Z",
+            "game_id": "e41b7c90-5a3f-4d28-9c6e-0f2a8b1d7e53",
+        },
+        {
+            "rank": 2,
+            "name": "ann",
+            "mines": 23,
+            "safe_taps": 12,
+            "ended_at": "2026-10-31T08:15:09Z",
+            "game_id": "7a2d9f14-c3e8-4b05-a61f-92d0e5c8b347",
+        },
+    ],
+    "next": None,
+}
+ANALYSIS: dict[str, Any] = {
+    # The example game's analysis, as the engine's analyze_document gives it.
+    "game_id": GAME_ID,
+    "analysis": "mineduel-analysis/v1",
+    "variant": "mine-duel",
+    "bot_level": "hard",
+    "skill_unit": "mines",
+    "budget": {"terms": 250000, "estimated": [], "estimate": "local counting"},
+    "moves": [
+        {
+            "n": 1,
+            "seat": 0,
+            "action": "tap",
+            "row": 7,
+            "col": 7,
+            "result": "safe",
+            "p_mine": 0.199219,
+            "p_best": 0.199219,
+            "bot": [0, 1],
+            "bot_action": "tap",
+            "exact": True,
+            "found": 0,
+            "expected_mines": 0.199219,
+            "luck": -0.199219,
+            "loss": 0.0,
+        },
+        {
+            "n": 2,
+            "seat": 1,
+            "action": "tap",
+            "row": 11,
+            "col": 11,
+            "result": "safe",
+            "p_mine": 0.202429,
+            "p_best": 0.202429,
+            "bot": [0, 2],
+            "bot_action": "tap",
+            "exact": True,
+            "found": 0,
+            "expected_mines": 0.202429,
+            "luck": -0.202429,
+            "loss": 0.0,
+        },
+    ],
+    "seats": [
+        {
+            "seat": 0,
+            "mines": 0,
+            "expected_mines": 0.199219,
+            "luck": -0.199219,
+            "skill_loss": 0.0,
+            "moves": 1,
+            "best_moves": 1,
+            "bot_moves": 0,
+        },
+        {
+            "seat": 1,
+            "mines": 0,
+            "expected_mines": 0.202429,
+            "luck": -0.202429,
+            "skill_loss": 0.0,
+            "moves": 1,
+            "best_moves": 1,
+            "bot_moves": 0,
+        },
+    ],
+    "swings": [
+        {"n": 2, "seat": 1, "action": "tap", "swing": -0.202429},
+        {"n": 1, "seat": 0, "action": "tap", "swing": -0.199219},
+    ],
+}
+_EXPORT_LINK = (
+    "https://mineduel-exportbucket-1x2y3z.s3.amazonaws.com/exports/games-{month}.ndjson.gz"
+    "?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=ASIAEXAMPLE%2F20261201%2Fus-east-1"
+    "%2Fs3%2Faws4_request&X-Amz-Date=20261201T090000Z&X-Amz-Expires=900"
+    "&X-Amz-SignedHeaders=host&X-Amz-Security-Token=example&X-Amz-Signature={signature}"
+)
+EXPORTS: dict[str, Any] = {
+    "exports": [
+        {
+            "month": "2026-11",
+            "games": 1000,
+            "bytes": 412733,
+            "sha256": "4f6d2a9c1e8b7035d2c4a6e8f0b1d3c5e7f9a2b4c6d8e0f1a3b5c7d9e2f4a6b8",
+            "created_at": "2026-12-01T00:07:12Z",
+            "url": _EXPORT_LINK.format(month="2026-11", signature="8c1e" * 16),
+            "expires_at": "2026-12-01T09:15:00Z",
+        },
+        {
+            "month": "2026-10",
+            "games": 812,
+            "bytes": 339102,
+            "sha256": "b2e4f6a8c0d1e3f5a7b9c2d4e6f8a0b1c3d5e7f9a1b2c4d6e8f0a2b4c6d8e0f1",
+            "created_at": "2026-11-01T00:07:09Z",
+            "url": _EXPORT_LINK.format(month="2026-10", signature="3d7a" * 16),
+            "expires_at": "2026-12-01T09:15:00Z",
+        },
+    ]
+}
+# A page of a player's export: one Verification document a line (compact JSON, newest first).
+EXPORT_PAGE = json.dumps(VERIFICATION_FINISHED, separators=(",", ":")) + "\n"
 _PAGE = (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title} · MineDuel'
     "</title>{meta}</head><body><h1>{title}</h1><p>{text}</p></body></html>"
@@ -493,8 +753,8 @@ SUCCESSES: dict[str, Examples] = {
             {"game": PLAYED_GAME, "moves": MOVES},
         ),
         "windows-duel": _example(
-            "windows-duel: a wrong guess (its cell hidden from the others), then the bot "
-            "revealed a mine",
+            "windows-duel: a wrong guess (its cell, `?` on the board, shown to its own seat "
+            "only until the end), then the bot revealed a mine",
             {"game": WINDOWS_GAME, "moves": WINDOWS_MOVES},
         ),
     },
@@ -517,6 +777,24 @@ SUCCESSES: dict[str, Examples] = {
     "LeaderboardOut": {"top": _example("The top of mine-duel's leaderboard", LEADERBOARD)},
     "AvatarUploadOut": {"form": _example("Where to POST the picture", AVATAR_UPLOAD)},
     "ClaimOut": {"claimed": _example("Three games moved to the account", {"claimed_games": 3})},
+    "AnalysisOut": {"finished": _example("The example game's analysis", ANALYSIS)},
+    "DailyOut": {
+        "played": _example("With a token: today's attempt made, and its game", DAILY_TODAY),
+        "anonymous": _example(
+            "Without a token (or before playing)", {**DAILY_TODAY, "played": False, "game": None}
+        ),
+    },
+    "DailyTableOut": {
+        "open": _example(
+            "A day still running: no seed, no game ids; equal mines and safe taps share a rank",
+            DAILY_TABLE_OPEN,
+        ),
+        "closed": _example(
+            "A closed day of a month that is over: its seed and the month key are public",
+            DAILY_TABLE_CLOSED,
+        ),
+    },
+    "ExportsOut": {"months": _example("Two months exported, newest first", EXPORTS)},
 }
 _BY_OPERATION: dict[str, Examples] = {
     "getMe": {"me": _example("The caller's own profile, with settings", MY_PROFILE)},
@@ -531,6 +809,20 @@ _BY_OPERATION: dict[str, Examples] = {
     },
     "resignGame": {"finished": _example("The game after the caller resigned", FINISHED_GAME)},
     "claimTimeout": {"finished": _example("The overdue seat is out", FINISHED_GAME)},
+    "getGame": {
+        **SUCCESSES["GameOut"],
+        "watched": _example("Followed live by three spectators", {**PLAYED_GAME, "watchers": 3}),
+    },
+    "playDaily": {"daily": _example("Today's daily game: the day's commitment", DAILY_GAME)},
+    "turnOffSpectators": {
+        "off": _example(
+            "Spectators off for the rest of the game", {**PLAYED_GAME, "spectators_off": True}
+        )
+    },
+    "exportPlayerGames": {
+        "page": _example("A page of one game (a line of NDJSON)", EXPORT_PAGE),
+        "empty": _example("No game matches the filters: an empty body", ""),
+    },
 }
 
 _GAME_PATH = f"/v1/games/{GAME_ID}"
@@ -595,6 +887,61 @@ _ERRORS_BY_OPERATION: dict[tuple[str, int], tuple[str, str, str]] = {
         "guests-play-bots-only",
         "Guests may only play bots: fill every other seat with a bot.",
         "/v1/games",
+    ),
+    ("getGameAnalysis", 409): (
+        "game-not-finished",
+        "The game is active; its analysis comes at the end.",
+        _GAME_PATH + "/analysis",
+    ),
+    ("getDaily", 401): (
+        "unauthorized",
+        "Send a valid token in the Authorization header.",
+        "/v1/daily",
+    ),
+    ("getDailyTable", 400): (
+        "bad-cursor",
+        "The cursor is not valid here; start again without a cursor.",
+        "/v1/daily/2026-11-30/table",
+    ),
+    ("getDailyTable", 404): (
+        "day-not-found",
+        "There is no daily duel for 2026-12-24 (yet).",
+        "/v1/daily/2026-12-24/table",
+    ),
+    ("getDailyTable", 422): (
+        "bad-date",
+        "A day is written YYYY-MM-DD, e.g. 2026-12-01.",
+        "/v1/daily/30-11-2026/table",
+    ),
+    ("playDaily", 409): (
+        "daily-already-played",
+        f"You have had your attempt at 2026-11-30's daily duel (game {DAILY_GAME_ID}).",
+        "/v1/daily/play",
+    ),
+    ("turnOffSpectators", 403): (
+        "not-your-seat",
+        "You do not hold a seat in this game.",
+        _GAME_PATH + "/spectators",
+    ),
+    ("turnOffSpectators", 409): (
+        "game-over",
+        "The game is finished; nobody watches it live.",
+        _GAME_PATH + "/spectators",
+    ),
+    ("exportPlayerGames", 400): (
+        "bad-cursor",
+        "The cursor is not valid here; start again without a cursor.",
+        "/v1/players/ann/games/export",
+    ),
+    ("exportPlayerGames", 404): (
+        "player-not-found",
+        "No player has that username.",
+        "/v1/players/zed/games/export",
+    ),
+    ("exportPlayerGames", 422): (
+        "bad-variant",
+        "variant is one of mine-duel, mineseeker, windows-duel.",
+        "/v1/players/ann/games/export",
     ),
 }
 _INVALID = _problem(
