@@ -1,12 +1,16 @@
 """The web client (web/) in a real browser: Debian's Chromium, headless, driven by Playwright,
 on the local stack. A guest plays a whole game against the bot through the page (mouse and
 keyboard); two people sign up, find each other in the lobby and play, each seeing the other's
-move arrive without reloading (touch on a phone-sized screen for one of them). The screens are
-saved to docs/images/ as they go (the screenshots the docs show)."""
+move arrive without reloading (touch on a phone-sized screen for one of them). Every screen is
+captured as it goes; with ``MINEDUEL_SCREENSHOTS=1`` the captures replace the ones in
+docs/images/ (the screenshots the docs show), otherwise they go to a temporary folder so a test
+run leaves the checkout as it was."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +20,11 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from mineduel.local.stack import RunningStack, start_local_stack
 
 pytestmark = pytest.mark.http
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+IMAGES = (
+    Path(__file__).resolve().parents[2] / "docs" / "images"
+    if os.environ.get("MINEDUEL_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir()) / "mineduel-screens"
+)
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--headless",
