@@ -7,16 +7,15 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
 from mineduel_engine.analysis import analyze_document
 
 from mineduel.cli import main as mineduel
+from mineduel.local.accounts import signed_in
 from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
 from mineduel.local.stack import RunningStack, start_local_stack
 
 pytestmark = pytest.mark.http
-PASSWORD = "Correct-Horse-42"
 
 
 @pytest.fixture(scope="module")
@@ -34,28 +33,6 @@ def _ok(reply: Reply, status: int = 200) -> Any:
 def _guest(stack: RunningStack) -> ApiClient:
     client = ApiClient(http_transport(stack.url))
     client.become_guest()
-    return client
-
-
-def _account(stack: RunningStack, name: str) -> ApiClient:
-    """A client signed in as ``<name>@example.com`` (moto's Cognito), with username ``name``."""
-    email = f"{name}@example.com"
-    env = stack.provisioned.merged_environment()
-    cognito = boto3.client(
-        "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
-    )
-    pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
-    cognito.admin_create_user(UserPoolId=pool, Username=email, MessageAction="SUPPRESS")
-    cognito.admin_set_user_password(
-        UserPoolId=pool, Username=email, Password=PASSWORD, Permanent=True
-    )
-    tokens = cognito.initiate_auth(
-        ClientId=app,
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
-    )["AuthenticationResult"]
-    client = ApiClient(http_transport(stack.url), tokens["IdToken"])
-    _ok(client.call("PUT", "/v1/me", {"username": name}))
     return client
 
 
@@ -101,7 +78,7 @@ def test_today_s_daily_duel_over_http(stack: RunningStack) -> None:
 def test_a_player_s_export_verifies_in_one_command_over_http(
     stack: RunningStack, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    player = _account(stack, "exporter")
+    player = signed_in(stack, "exporter")
     played = []
     for _ in range(3):
         game = _ok(player.call("POST", "/v1/games", {"bots": 1}), 201)

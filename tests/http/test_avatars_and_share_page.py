@@ -17,17 +17,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
 from PIL import Image
 from playwright.sync_api import Browser, sync_playwright
 
+from mineduel.local.accounts import signed_in
 from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
 from mineduel.local.stack import RunningStack, start_local_stack
 from mineduel.local.upload_form import post_form
 
 pytestmark = pytest.mark.http
-PASSWORD = "Correct-Horse-42"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--headless",
@@ -71,28 +70,6 @@ def _ok(reply: Reply, status: int = 200) -> Any:
     return reply.json()
 
 
-def _account(stack: RunningStack, name: str) -> ApiClient:
-    """A client signed in as ``<name>@example.com`` (moto's Cognito), with username ``name``."""
-    email = f"{name}@example.com"
-    env = stack.provisioned.merged_environment()
-    cognito = boto3.client(
-        "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
-    )
-    pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
-    cognito.admin_create_user(UserPoolId=pool, Username=email, MessageAction="SUPPRESS")
-    cognito.admin_set_user_password(
-        UserPoolId=pool, Username=email, Password=PASSWORD, Permanent=True
-    )
-    tokens = cognito.initiate_auth(
-        ClientId=app,
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
-    )["AuthenticationResult"]
-    client = ApiClient(http_transport(stack.url), tokens["IdToken"])
-    _ok(client.call("PUT", "/v1/me", {"username": name}))
-    return client
-
-
 def _picture(kind: str, colour: tuple[int, int, int], size: int = 96) -> bytes:
     image = Image.new("RGB", (size, size), colour)
     for x in range(size // 4, size * 3 // 4):  # a square in the middle, so it is a picture
@@ -126,7 +103,7 @@ def _played_to_the_end(client: ApiClient) -> dict[str, Any]:
 def test_an_avatar_goes_up_to_s3_with_the_form_and_comes_back_through_the_redirect(
     stack: RunningStack,
 ) -> None:
-    player = _account(stack, "uploader")
+    player = signed_in(stack, "uploader")
     data = _picture("JPEG", (30, 90, 200))
     form = _ok(player.call("POST", "/v1/me/avatar", {"content_type": "image/jpeg"}))
     assert form["upload"]["url"].startswith(stack.endpoint_url)  # straight to S3, not the API
@@ -178,7 +155,7 @@ def test_the_local_api_passes_the_html_page_through_untouched(stack: RunningStac
 def test_the_share_page_of_a_game_played_to_the_end_in_chromium(
     stack: RunningStack, browser: Browser, tmp_path: Path
 ) -> None:
-    player = _account(stack, "ada")
+    player = signed_in(stack, "ada")
     avatar_url = _set_avatar(player, _picture("PNG", (200, 60, 40)), "image/png")["avatar_url"]
     game = _played_to_the_end(player)
     game_id = game["game_id"]

@@ -12,14 +12,13 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
 
+from mineduel.local.accounts import signed_in
 from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
 from mineduel.local.stack import RunningStack, start_local_stack
 
 pytestmark = pytest.mark.http
-PASSWORD = "Correct-Horse-42"
 ROUNDS = 8
 
 
@@ -35,29 +34,6 @@ def _ok(reply: Reply, status: int = 200) -> Any:
     return reply.json()
 
 
-def _account(stack: RunningStack, name: str) -> ApiClient:
-    """A client signed in to the stack's user pool (moto's Cognito) as ``<name>@example.com``."""
-    username = f"{name}@example.com"
-    env = stack.provisioned.merged_environment()
-    cognito = boto3.client(
-        "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
-    )
-    pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
-    try:
-        cognito.admin_create_user(UserPoolId=pool, Username=username, MessageAction="SUPPRESS")
-        cognito.admin_set_user_password(
-            UserPoolId=pool, Username=username, Password=PASSWORD, Permanent=True
-        )
-    except cognito.exceptions.UsernameExistsException:
-        pass
-    tokens = cognito.initiate_auth(
-        ClientId=app,
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": username, "PASSWORD": PASSWORD},
-    )["AuthenticationResult"]
-    return ApiClient(http_transport(stack.url), tokens["IdToken"])
-
-
 def _advance(client: ApiClient, seconds: int) -> dict[str, Any]:
     return dict(_ok(client.call("POST", "/_local/clock", {"advance_s": seconds})))
 
@@ -65,7 +41,10 @@ def _advance(client: ApiClient, seconds: int) -> dict[str, Any]:
 def test_scenario_1_three_seats_every_missed_turn_is_recorded_on_time(
     stack: RunningStack,
 ) -> None:
-    alice, bob = _account(stack, "scenario-alice"), _account(stack, "scenario-bob")
+    alice, bob = (
+        signed_in(stack, "scenario-alice", username=False),
+        signed_in(stack, "scenario-bob", username=False),
+    )
     for _ in range(3):
         game = alice.create_game(seats=3, bots=1, move_deadline_s=60)
         path = f"/v1/games/{game['game_id']}"

@@ -10,15 +10,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from mineduel.local.accounts import signed_in
 from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
 from mineduel.local.stack import RunningStack, start_local_stack
 
 pytestmark = pytest.mark.http
-PASSWORD = "Correct-Horse-42"
 
 
 @pytest.fixture(scope="module")
@@ -31,27 +30,6 @@ def stack() -> Iterator[RunningStack]:
 def _ok(reply: Reply, status: int = 200) -> Any:
     assert reply.status == status, reply.body[:400]
     return reply.json()
-
-
-def _account(stack: RunningStack, name: str) -> ApiClient:
-    email = f"{name}@example.com"
-    env = stack.provisioned.merged_environment()
-    cognito = boto3.client(
-        "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
-    )
-    pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
-    cognito.admin_create_user(UserPoolId=pool, Username=email, MessageAction="SUPPRESS")
-    cognito.admin_set_user_password(
-        UserPoolId=pool, Username=email, Password=PASSWORD, Permanent=True
-    )
-    tokens = cognito.initiate_auth(
-        ClientId=app,
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
-    )["AuthenticationResult"]
-    client = ApiClient(http_transport(stack.url), tokens["IdToken"])
-    _ok(client.call("PUT", "/v1/me", {"username": name}))
-    return client
 
 
 @contextlib.contextmanager
@@ -75,7 +53,7 @@ def test_two_players_each_see_the_others_move_arrive(stack: RunningStack) -> Non
     config = _ok(ApiClient(http_transport(stack.url)).call("GET", "/_local/config"))
     url = config["websocket_url"]
     assert url.startswith("ws://")
-    alice, bob = _account(stack, "LiveAlice"), _account(stack, "LiveBob")
+    alice, bob = signed_in(stack, "LiveAlice"), signed_in(stack, "LiveBob")
     game = _ok(alice.call("POST", "/v1/games", {"bots": 0}), 201)
     game_id = game["game_id"]
     with _socket(url, alice, game_id) as alice_ws:

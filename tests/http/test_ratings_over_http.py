@@ -11,16 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
 from mineduel_service import crypto, store
 from mineduel_service.turns import field_for
 
-from mineduel.local.client import ApiClient, Reply, http_transport
+from mineduel.local.accounts import signed_in
+from mineduel.local.client import ApiClient, Reply
 from mineduel.local.stack import RunningStack, start_local_stack
 
 pytestmark = pytest.mark.http
-PASSWORD = "Correct-Horse-42"
 VARIANT = "mine-duel"
 
 
@@ -34,28 +33,6 @@ def stack() -> Iterator[RunningStack]:
 def _ok(reply: Reply, status: int = 200) -> Any:
     assert reply.status == status, reply.body[:400]
     return reply.json()
-
-
-def _player(stack: RunningStack, name: str) -> ApiClient:
-    """A client signed in to the stack's user pool as ``<name>@example.com``, username ``name``."""
-    email = f"{name}@example.com"
-    env = stack.provisioned.merged_environment()
-    cognito = boto3.client(
-        "cognito-idp", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
-    )
-    pool, app = env["USER_POOL_ID"], env["USER_POOL_CLIENT_ID"]
-    cognito.admin_create_user(UserPoolId=pool, Username=email, MessageAction="SUPPRESS")
-    cognito.admin_set_user_password(
-        UserPoolId=pool, Username=email, Password=PASSWORD, Permanent=True
-    )
-    tokens = cognito.initiate_auth(
-        ClientId=app,
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
-    )["AuthenticationResult"]
-    client = ApiClient(http_transport(stack.url), tokens["IdToken"])
-    _ok(client.call("PUT", "/v1/me", {"username": name}))
-    return client
 
 
 def _rated(players: list[ApiClient], names: list[str]) -> str:
@@ -98,7 +75,7 @@ def test_three_accounts_play_rated_games_and_the_leaderboard_ranks_the_establish
     stack: RunningStack,
 ) -> None:
     names = ["ann", "ben", "cat"]
-    trio = [_player(stack, n) for n in names]
+    trio = [signed_in(stack, n) for n in names]
     for listed in trio[:2]:  # cat keeps the leaderboard setting off (the default)
         _ok(listed.call("PUT", "/v1/me", {"settings": {"leaderboard": True}}))
 
@@ -115,7 +92,7 @@ def test_three_accounts_play_rated_games_and_the_leaderboard_ranks_the_establish
     figures = {n: _rating(trio[0], n) for n in names}
     assert all(f["games"] == 10 and not f["provisional"] for f in figures.values())
 
-    dan = _player(stack, "dan")  # listed, but one game is not enough
+    dan = signed_in(stack, "dan")  # listed, but one game is not enough
     _ok(dan.call("PUT", "/v1/me", {"settings": {"leaderboard": True}}))
     _play([dan, trio[2]], ["dan", "cat"], out_first=[1])
     assert _rating(dan, "dan")["provisional"]
@@ -134,7 +111,7 @@ def test_a_tie_moves_the_tied_players_equally(stack: RunningStack) -> None:
     """Seats 1 and 2 each make one safe tap; seat 0 then finds 26 mines in a row and is out of
     reach: places 1, 2, 2 (the test reads the field from the stack it runs, as only a test can)."""
     names = ["eve", "fay", "gus"]
-    players = [_player(stack, n) for n in names]
+    players = [signed_in(stack, n) for n in names]
     game_id = _rated(players, names)
     game = dict(_ok(players[0].call("GET", f"/v1/games/{game_id}")))
     record = store.get_game(game_id)
