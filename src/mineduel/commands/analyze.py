@@ -53,8 +53,7 @@ from mineduel_engine.fairness import bot_stream
 from mineduel_engine.settings import SEAT_LETTERS, VARIANT_SPECS, make_options, spec_of
 from mineduel_engine.state import WRONG_GUESS
 
-from .sources import Unreadable
-from .verify import load
+from .sources import Unreadable, load
 
 HELP = "Exact mine chances and the bot's move for positions; --game: luck and skill."
 DEFAULT_COMMITMENT = "0" * 64

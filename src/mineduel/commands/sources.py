@@ -21,7 +21,7 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TextIO
@@ -47,7 +47,7 @@ class Entry:
     error: str | None = None
 
 
-def documents(source: str, stdin: TextIO) -> Iterator[Entry]:
+def documents(source: str, stdin: TextIO) -> Generator[Entry, None, None]:
     """Every document at ``source``, in order (see the module docstring)."""
     if source.startswith(("http://", "https://")):
         yield from _pages(source)
@@ -55,6 +55,19 @@ def documents(source: str, stdin: TextIO) -> Iterator[Entry]:
     where = "standard input" if source == "-" else source
     with _open(source, stdin) as raw:
         yield from _read(_decoded(raw), where, whole_limit=None)
+
+
+def load(source: str, stdin: TextIO) -> Mapping[str, Any]:
+    """The one document at ``source`` (the first, if it holds NDJSON), read the way
+    ``documents`` reads every source; raises ``Unreadable`` with a message a person can act on."""
+    entries = documents(source, stdin)
+    try:
+        first = next(entries, None)
+    finally:
+        entries.close()
+    if first is None or first.doc is None:
+        raise Unreadable(first.error if first and first.error else f"{source} holds no document")
+    return first.doc
 
 
 def _open(source: str, stdin: TextIO) -> IO[bytes]:

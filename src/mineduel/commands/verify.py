@@ -16,20 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Iterable, Mapping
 from itertools import chain
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from mineduel_engine import Verdict, verify_document
 
 from .sources import Entry, Unreadable, documents
 
 HELP = "Check finished games from Verification documents (FILE, URL or -; NDJSON too)."
-TIMEOUT_S = 30
-MAX_BYTES = 16 * 1024 * 1024
 
 OK, FAILED, UNREADABLE, NOT_FINISHED = 0, 1, 2, 3
 EXIT_CODES = {
@@ -148,54 +143,6 @@ def _many(source: str, entries: Iterable[Entry], json_out: bool) -> int:
     if counts["failed"]:
         return FAILED
     return NOT_FINISHED if counts["not_checked"] else OK
-
-
-def load(source: str, stdin: TextIO) -> Mapping[str, Any]:
-    """The JSON object at ``source``; raises ``Unreadable`` with a message a person can act on."""
-    if source == "-":
-        where = "standard input"
-        try:
-            text = stdin.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise Unreadable(f"cannot read {where}: {exc}") from None
-    elif source.startswith(("http://", "https://")):
-        text = _fetch(source)
-        where = source
-    else:
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise Unreadable(f"cannot read {source}: {exc}") from None
-        where = source
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Unreadable(f"{where} is not JSON: {exc}") from None
-    except RecursionError:
-        raise Unreadable(
-            f"{where} is JSON nested too deeply to be a Verification document"
-        ) from None
-    if not isinstance(doc, dict):
-        raise Unreadable(f"{where} holds JSON, but not an object (a Verification document)")
-    return doc
-
-
-def _fetch(url: str) -> str:
-    request = urllib.request.Request(url, headers={"Accept": "application/json"})  # noqa: S310
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:  # noqa: S310
-            body: bytes = response.read(MAX_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise Unreadable(f"{url} answered {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise Unreadable(f"cannot fetch {url}: {reason}") from None
-    if len(body) > MAX_BYTES:
-        raise Unreadable(f"{url} sent more than {MAX_BYTES} bytes")
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Unreadable(f"{url} did not send UTF-8 text") from None
 
 
 def report(doc: Mapping[str, Any], verdict: Verdict) -> str:
