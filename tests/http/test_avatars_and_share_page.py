@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from mineduel.local.accounts import signed_in
 from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
@@ -27,16 +26,6 @@ from mineduel.local.stack import RunningStack, start_local_stack
 from mineduel.local.upload_form import post_form
 
 pytestmark = pytest.mark.http
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-dev-shm-usage",
-    "--disable-extensions",
-    "--no-first-run",
-]
 
 
 @pytest.fixture(scope="module")
@@ -44,25 +33,6 @@ def stack() -> Iterator[RunningStack]:
     running = start_local_stack(port=0)
     yield running
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless. Playwright's own browser download cannot reach the
-    internet here, so it is never used: a missing browser fails the test, with what to do."""
-    found = CHROMIUM if CHROMIUM.exists() else None
-    if found is None:
-        which = shutil.which("chromium")
-        found = Path(which) if which else None
-    if found is None:
-        pytest.fail(
-            "Debian's chromium is not installed, and the share page is checked in it: run "
-            "`apt-get install -y chromium` (as root; .ci/run does this when it is missing)."
-        )
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(found), args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
 
 
 def _ok(reply: Reply, status: int = 200) -> Any:

@@ -9,13 +9,12 @@ run leaves the checkout as it was."""
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from mineduel.local.stack import RunningStack, start_local_stack
 
@@ -25,16 +24,6 @@ IMAGES = (
     if os.environ.get("MINEDUEL_SCREENSHOTS") == "1"
     else Path(tempfile.gettempdir()) / "mineduel-screens"
 )
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-dev-shm-usage",
-    "--disable-extensions",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "Correct-Horse-42"
 WAIT_MS = 15_000
@@ -45,24 +34,6 @@ def stack() -> Iterator[RunningStack]:
     running = start_local_stack(port=0)
     yield running
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium; a missing browser fails with what to do (never a skip)."""
-    found = CHROMIUM if CHROMIUM.exists() else None
-    if found is None:
-        which = shutil.which("chromium")
-        found = Path(which) if which else None
-    if found is None:
-        pytest.fail(
-            "Debian's chromium is not installed, and the web client is tested in it: run "
-            "`apt-get install -y chromium` (as root; .ci/run does this when it is missing)."
-        )
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(found), args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
 
 
 def _shot(page: Page, name: str) -> None:
