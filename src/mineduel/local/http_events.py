@@ -15,9 +15,10 @@ from __future__ import annotations
 import base64
 import json
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -53,6 +54,30 @@ class HttpResponse:
     status: int
     headers: list[tuple[str, str]] = field(default_factory=list)
     body: bytes = b""
+
+
+def serve_one(
+    handler: BaseHTTPRequestHandler,
+    handle: Callable[[HttpRequest], HttpResponse | None],
+    unknown: Callable[[], HttpResponse],
+) -> None:
+    """Read the request ``handler`` is serving, let ``handle`` answer it (``unknown()`` when
+    it does not know the operation) and write the answer back: what the local stack's small
+    AWS endpoints (the Lambda Invoke API, the WebSocket management API) share."""
+    length = int(handler.headers.get("content-length") or 0)
+    request = HttpRequest(
+        method=handler.command,
+        path=handler.path.split("?", 1)[0],
+        headers=list(handler.headers.items()),
+        body=handler.rfile.read(length) if length else b"",
+    )
+    response = handle(request) or unknown()
+    handler.send_response(response.status)
+    for name, value in response.headers:
+        handler.send_header(name, value)
+    handler.send_header("content-length", str(len(response.body)))
+    handler.end_headers()
+    handler.wfile.write(response.body)
 
 
 def _is_textual(content_type: str) -> bool:

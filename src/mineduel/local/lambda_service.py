@@ -29,7 +29,7 @@ from urllib.parse import unquote
 
 import boto3
 
-from .http_events import HttpRequest, HttpResponse
+from .http_events import HttpRequest, HttpResponse, serve_one
 from .provision import LocalStack
 
 LOG = logging.getLogger("mineduel-local.lambda")
@@ -150,6 +150,10 @@ def _error(status: int, kind: str, message: str) -> HttpResponse:
     )
 
 
+def _unknown_operation() -> HttpResponse:
+    return _error(404, "UnknownOperationException", "Unknown operation.")
+
+
 def _resolved(stack: LocalStack, value: Any) -> Any:
     """An ARN written as ``!GetAtt Queue.Arn`` in a function's properties, resolved."""
     if isinstance(value, dict) and "Fn::GetAtt" in value:
@@ -177,22 +181,7 @@ class _EndpointHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        request = HttpRequest(
-            method="POST",
-            path=self.path.split("?", 1)[0],
-            headers=list(self.headers.items()),
-            body=self.rfile.read(length) if length else b"",
-        )
-        response = self.server.lambdas.handle(request) or _error(
-            404, "UnknownOperationException", "Unknown operation."
-        )
-        self.send_response(response.status)
-        for name, value in response.headers:
-            self.send_header(name, value)
-        self.send_header("content-length", str(len(response.body)))
-        self.end_headers()
-        self.wfile.write(response.body)
+        serve_one(self, self.server.lambdas.handle, _unknown_operation)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the functions log for themselves."""

@@ -41,7 +41,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from .http_events import HttpRequest, HttpResponse
+from .http_events import HttpRequest, HttpResponse, serve_one
 from .template import Template, TemplateError
 
 LOG = logging.getLogger("mineduel-local.websocket")
@@ -326,6 +326,10 @@ def _error(status: int, kind: str, message: str) -> HttpResponse:
     )
 
 
+def _unknown_operation() -> HttpResponse:
+    return _error(404, "UnknownOperationException", "Unknown operation.")
+
+
 def _gone() -> HttpResponse:
     return _error(410, "GoneException", "The connection is not open.")
 
@@ -335,22 +339,7 @@ class _EndpointHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def _serve(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        request = HttpRequest(
-            method=self.command,
-            path=self.path.split("?", 1)[0],
-            headers=list(self.headers.items()),
-            body=self.rfile.read(length) if length else b"",
-        )
-        response = self.server.gateway.handle(request) or _error(
-            404, "UnknownOperationException", "Unknown operation."
-        )
-        self.send_response(response.status)
-        for name, value in response.headers:
-            self.send_header(name, value)
-        self.send_header("content-length", str(len(response.body)))
-        self.end_headers()
-        self.wfile.write(response.body)
+        serve_one(self, self.server.gateway.handle, _unknown_operation)
 
     def do_POST(self) -> None:
         """PostToConnection."""
