@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mineduel_engine import Field, Settings, build_document, commitment, rules_for
+from mineduel_engine import Field, Settings, commitment, rules_for
 from mineduel_engine.analysis import (
     POSITION_BUDGET,
     AnalysisError,
@@ -20,12 +20,11 @@ from mineduel_engine.analysis import (
     analyze_document,
     position_chances,
 )
-from mineduel_engine.bot import choose_action
 from mineduel_engine.bot.local import local_chances
 from mineduel_engine.bot.position import Position
 from mineduel_engine.fairness import Stream
 from mineduel_engine.geometry import neighbours
-from mineduel_engine.sample_games import sample_seed
+from mineduel_engine.sample_games import play_bot_game, sample_seed
 from mineduel_engine.state import COVERED
 
 GOLDEN = sorted((Path(__file__).resolve().parent / "golden").glob("*.json"))
@@ -33,30 +32,7 @@ GOLDEN = sorted((Path(__file__).resolve().parent / "golden").glob("*.json"))
 
 def bot_game(variant: str, label: str) -> dict[str, Any]:
     """A finished game of the hard bot against itself, as its Verification document."""
-    settings = Settings.for_variant(variant, 2)
-    seed = sample_seed(label)
-    game_id = f"analysis-{label}"
-    field = Field.from_seed(
-        seed, game_id, ["", ""], settings.width, settings.height, settings.mines
-    )
-    rules = rules_for(variant)
-    state = rules.new_game(settings)
-    moves = []
-    while not state.finished:
-        chosen = choose_action(state, commitment(seed), "hard")
-        state, move = rules.play(state, field, state.turn, chosen.action, chosen.row, chosen.col)
-        moves.append(move)
-    return build_document(
-        game_id=game_id,
-        settings=settings,
-        commitment=commitment(seed),
-        client_seeds=["", ""],
-        moves=moves,
-        status="finished",
-        seed=seed,
-        result=state.result,
-        state=state,
-    )
+    return play_bot_game(label, variant).document()
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from hashlib import sha256
 from typing import Any
 
+from .bot import choose_action
 from .fairness import Stream, commitment
 from .field import Field
 from .mineseeker import may_bomb
@@ -112,6 +113,27 @@ def play_sample(
                 covered = [i for i, c in enumerate(state.cells) if c == COVERED]
                 row, col = divmod(covered[picker.below(len(covered))], settings.width)
             state, move = rules.play(state, field, turn, action, row, col)
+        moves.append(move)
+    return SampleGame(game_id, settings, seed, seeds, field, tuple(moves), state)
+
+
+def play_bot_game(label: str, variant: str = "mine-duel", level: str = "hard") -> SampleGame:
+    """A whole 2-seat game of the bot at ``level`` against itself (each move its choice from
+    the public state alone, as in a real game): what the analysis is measured and tested on."""
+    settings = Settings.for_variant(variant, 2)
+    seeds = ("", "")
+    seed = sample_seed(label)
+    game_id = f"sample-{label}"
+    field = Field.from_seed(seed, game_id, seeds, settings.width, settings.height, settings.mines)
+    rules = rules_for(settings.variant)
+    state = rules.new_game(settings)
+    moves: list[Move] = []
+    while not state.finished:
+        turn = state.turn
+        if turn is None:
+            raise RuntimeError("a running game without a seat to move")
+        chosen = choose_action(state, commitment(seed), level)
+        state, move = rules.play(state, field, turn, chosen.action, chosen.row, chosen.col)
         moves.append(move)
     return SampleGame(game_id, settings, seed, seeds, field, tuple(moves), state)
 

@@ -13,43 +13,16 @@ import json
 import statistics
 import time
 
-from mineduel_engine import Field, Settings, build_document, commitment, rules_for
 from mineduel_engine.analysis import analyze_document
-from mineduel_engine.bot import choose_action
-from mineduel_engine.sample_games import sample_seed
+from mineduel_engine.sample_games import play_bot_game
 
 GAMES = 12
 
 
 def bot_game(variant: str, label: str) -> dict[str, object]:
-    """A finished hard-bot game's Verification document."""
-    settings = Settings.for_variant(variant, 2)
-    seed = sample_seed(label)
-    game_id = f"bench-{label}"
-    field = Field.from_seed(
-        seed, game_id, ["", ""], settings.width, settings.height, settings.mines
-    )
-    rules = rules_for(variant)
-    state = rules.new_game(settings)
-    moves = []
-    while not state.finished:
-        chosen = choose_action(state, commitment(seed), "hard")
-        seat = state.turn
-        if seat is None:  # cannot happen: a game that is not finished has a seat to move
-            raise RuntimeError("an unfinished game with no seat to move")
-        state, move = rules.play(state, field, seat, chosen.action, chosen.row, chosen.col)
-        moves.append(move)
-    return build_document(
-        game_id=game_id,
-        settings=settings,
-        commitment=commitment(seed),
-        client_seeds=["", ""],
-        moves=[{**m.to_record(), "at": "2026-12-01T12:00:00Z"} for m in moves],
-        status="finished",
-        seed=seed,
-        result=state.result,
-        state=state,
-    )
+    """A finished hard-bot game's Verification document, its moves timed as a server logs them."""
+    game = play_bot_game(label, variant)
+    return game.document([{**m.to_record(), "at": "2026-12-01T12:00:00Z"} for m in game.moves])
 
 
 def main() -> None:
