@@ -31,29 +31,6 @@ MOTO_KID = "dummy"  # the key id moto's JWKS publishes
 Claims = dict[str, Any]
 
 
-def sign_in(name: str, *, use: str = "IdToken") -> str:
-    """A token for the account ``<name>@example.com`` (created on first use) from the
-    template's user pool, where players sign in with their email."""
-    config = get_config()
-    cognito = boto3.client("cognito-idp", region_name=config.region)
-    email = f"{name}@example.com"
-    try:
-        cognito.admin_create_user(
-            UserPoolId=config.user_pool_id, Username=email, MessageAction="SUPPRESS"
-        )
-        cognito.admin_set_user_password(
-            UserPoolId=config.user_pool_id, Username=email, Password=PASSWORD, Permanent=True
-        )
-    except cognito.exceptions.UsernameExistsException:
-        pass
-    answer = cognito.initiate_auth(
-        ClientId=config.user_pool_client_id,
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
-    )
-    return str(answer["AuthenticationResult"][use])
-
-
 def claims_of(token: str) -> dict[str, Any]:
     """The token's claims, unverified (the test's own look at what it was given)."""
     payload = token.split(".")[1]
@@ -102,7 +79,7 @@ def test_two_accounts_play_a_game_to_a_resignation(served_api: Api) -> None:
 
 
 def test_a_seat_shows_a_stand_in_name_until_a_username_is_taken(served_api: Api) -> None:
-    nameless = sign_in("nameless")
+    nameless = served_api.account("nameless")
     game = served_api.call("POST", "/v1/games", token=nameless, body={}).body
     name = game["seats"][0]["name"]
     assert name.startswith("Player ") and "@" not in name
@@ -172,7 +149,7 @@ CLAIM_CHANGES: dict[str, Callable[[Claims], Claims]] = {
 
 @pytest.mark.parametrize("use", ["AccessToken", "IdToken"])
 def test_a_real_token_signed_again_unchanged_is_accepted(served_api: Api, use: str) -> None:
-    claims = claims_of(sign_in("ivan", use=use))
+    claims = claims_of(served_api.account("ivan", use=use))
     reply = served_api.call("POST", "/v1/games", token=forge(claims), body={})
     assert reply.status == 201, reply.body
     assert reply.body["seats"][0]["player_id"] == claims["sub"]
@@ -183,14 +160,14 @@ def test_a_real_token_signed_again_unchanged_is_accepted(served_api: Api, use: s
 def test_each_checked_claim_refuses_a_token_on_its_own(
     served_api: Api, use: str, change: str
 ) -> None:
-    claims = CLAIM_CHANGES[change](claims_of(sign_in("ivan", use=use)))
+    claims = CLAIM_CHANGES[change](claims_of(served_api.account("ivan", use=use)))
     reply = served_api.call("POST", "/v1/games", token=forge(claims), body={})
     assert reply.status == 401, reply.body
     assert reply.error_code == "unauthorized"
 
 
 def test_tokens_not_signed_by_the_pool_are_401(served_api: Api) -> None:
-    token = sign_in("erin")
+    token = served_api.account("erin")
     header, payload, signature = token.split(".")
     flipped = signature[:-2] + ("AA" if signature[-2:] != "AA" else "BB")
     claims = claims_of(token)
@@ -210,7 +187,7 @@ def test_tokens_not_signed_by_the_pool_are_401(served_api: Api) -> None:
 
 
 def test_an_expired_account_token_is_401(served_api: Api) -> None:
-    token = sign_in("frank")
+    token = served_api.account("frank")
     clock.advance(2 * 3600)  # moto's tokens live one hour, whatever the app client says
     reply = served_api.call("POST", "/v1/games", token=token, body={})
     assert reply.status == 401 and reply.error_code == "unauthorized"
@@ -224,7 +201,7 @@ def test_a_token_for_another_app_client_is_401(served_api: Api) -> None:
         ClientName="someone-else",
         ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
     )["UserPoolClient"]["ClientId"]
-    sign_in("grace")
+    served_api.account("grace")
     answer = cognito.initiate_auth(
         ClientId=other,
         AuthFlow="USER_PASSWORD_AUTH",
@@ -264,7 +241,11 @@ def test_a_token_of_another_user_pool_is_401(served_api: Api) -> None:
 
 def test_three_players_two_miss_their_deadlines(served_api: Api) -> None:
     """Expiry puts one seat out and the game goes on; a late commit puts the next one out."""
-    alice, bob, carol = sign_in("alice"), sign_in("bob"), sign_in("carol")
+    alice, bob, carol = (
+        served_api.account("alice"),
+        served_api.account("bob"),
+        served_api.account("carol"),
+    )
     game = served_api.call(
         "POST", "/v1/games", token=alice, body={"seats": 3, "bots": 0, "move_deadline_s": 60}
     ).body
