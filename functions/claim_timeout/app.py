@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import games, http
+from mineduel_service import eliminations, http
 from mineduel_service.models import GameOut
 
 app = http.new_app()
@@ -20,7 +20,7 @@ app = http.new_app()
 def claim_timeout(game_id: str) -> Response[GameOut]:
     """200 with the Game once the overdue seat is out (bots reply, or the game ends); 409
     ``deadline-not-passed`` while the seat to move still has time."""
-    return http.json_response(200, games.claim_timeout(http.token(app), game_id))
+    return http.json_response(200, eliminations.claim_timeout(http.token(app), game_id))
 
 
 lambda_handler = http.lambda_handler_for(app)

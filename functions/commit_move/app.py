@@ -6,7 +6,7 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Header
-from mineduel_service import games, http
+from mineduel_service import commits, http
 from mineduel_service.models import CommitOut, CommitRequest, ErrorOut
 
 app = http.new_app()
@@ -38,7 +38,7 @@ def commit_move(
 ) -> Response[CommitOut | ErrorOut]:
     """200 with the Game and every move this request caused (an Idempotency-Key retry
     returns the first answer, or the first refusal, such as the 409 of a missed deadline)."""
-    answer = games.commit_move(http.token(app), game_id, request, idempotency_key)
+    answer = commits.commit_move(http.token(app), game_id, request, idempotency_key)
     return http.json_response(200, answer)
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from mineduel_service import games, http
+from mineduel_service import http, lobby
 from mineduel_service.models import CreateGameRequest, GameOut
 
 app = http.new_app()
@@ -24,7 +24,7 @@ def create_game(
     request: Annotated[CreateGameRequest | None, Body()] = None,
 ) -> Response[GameOut]:
     """201 with the new Game; its commitment is public from this moment."""
-    body = games.create_game(http.token(app), request or CreateGameRequest())
+    body = lobby.create_game(http.token(app), request or CreateGameRequest())
     return http.json_response(201, body)
 
 

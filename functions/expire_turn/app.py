@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service import games
+from mineduel_service import eliminations
 from mineduel_service.models import ExpiryEvent
 from mineduel_service.observability import logger, publish_metrics
 from pydantic import ValidationError
@@ -26,7 +26,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, s
         logger.warning("expiry event ignored: not a turn schedule's input")
         return {"outcome": "ignored"}
     try:
-        outcome = games.expire_turn(
+        outcome = eliminations.expire_turn(
             expiry.game_id, expiry.move_count, expiry.deadline, expiry.warning
         )
     finally:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Header
-from mineduel_service import games, http, views
+from mineduel_service import http, reads, views
 from mineduel_service.models import GameOut
 
 app = http.new_app()
@@ -37,7 +37,7 @@ def get_game(
     ] = None,
 ) -> Response[GameOut | None]:
     """200 with the public view (one read, no KMS); 304 when ``If-None-Match`` still holds."""
-    body = games.get_game(game_id, http.token(app))
+    body = reads.get_game(game_id, http.token(app))
     tag = views.etag(body)
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
     if http.etag_matches(if_none_match, tag):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import games, http, limits
+from mineduel_service import http, identity, limits
 from mineduel_service.models import GuestOut
 
 app = http.new_app()
@@ -20,7 +20,7 @@ def create_guest() -> Response[GuestOut]:
     """201 with the token (shown once), the guest's player id and the token's expiry; 429 with
     ``Retry-After`` once the caller's address has had its guests for this minute."""
     limits.admit_guest(http.source_ip(app))
-    return http.json_response(201, games.register_guest())
+    return http.json_response(201, identity.register_guest())
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from mineduel_service import games, http
+from mineduel_service import http, lobby
 from mineduel_service.models import GameOut, JoinRequest
 
 app = http.new_app()
@@ -24,7 +24,7 @@ def join_game(
     game_id: str, request: Annotated[JoinRequest | None, Body()] = None
 ) -> Response[GameOut]:
     """200 with the Game; it becomes active when every seat is taken."""
-    body = games.join_game(http.token(app), game_id, request or JoinRequest())
+    body = lobby.join_game(http.token(app), game_id, request or JoinRequest())
     return http.json_response(200, body)
 
 

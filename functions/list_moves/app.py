@@ -6,7 +6,7 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from mineduel_service import games, http
+from mineduel_service import http, reads
 from mineduel_service.models import MovesOut
 
 app = http.new_app()
@@ -24,7 +24,7 @@ def list_moves(
     game_id: str, after: Annotated[int, Query(ge=0, le=100_000)] = 0
 ) -> Response[MovesOut]:
     """200 with the moves numbered above ``after``."""
-    return http.json_response(200, games.list_moves(game_id, after, http.token(app)))
+    return http.json_response(200, reads.list_moves(game_id, after, http.token(app)))
 
 
 lambda_handler = http.lambda_handler_for(app)

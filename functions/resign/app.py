@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import games, http
+from mineduel_service import eliminations, http
 from mineduel_service.models import GameOut
 
 app = http.new_app()
@@ -19,7 +19,7 @@ app = http.new_app()
 )
 def resign(game_id: str) -> Response[GameOut]:
     """200 with the Game after the seat went out (and any bot replies)."""
-    return http.json_response(200, games.resign(http.token(app), game_id))
+    return http.json_response(200, eliminations.resign(http.token(app), game_id))
 
 
 lambda_handler = http.lambda_handler_for(app)

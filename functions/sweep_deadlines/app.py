@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service import games
+from mineduel_service import eliminations
 from mineduel_service.observability import logger, publish_metrics
 
 
@@ -19,7 +19,7 @@ from mineduel_service.observability import logger, publish_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     """Return how many games each outcome had (timed-out, bots-moved, stale, raced, ...)."""
     try:
-        outcomes = games.sweep()
+        outcomes = eliminations.sweep()
     finally:
         publish_metrics()
     logger.info("deadline sweep", extra={"outcomes": outcomes})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import games, http
+from mineduel_service import http, reads
 from mineduel_service.models import VerificationOut
 
 app = http.new_app()
@@ -18,7 +18,7 @@ app = http.new_app()
 )
 def verify(game_id: str) -> Response[VerificationOut]:
     """200 with the document; the seed, field and a checked verdict once finished."""
-    return http.json_response(200, games.verification(game_id))
+    return http.json_response(200, reads.verification(game_id))
 
 
 lambda_handler = http.lambda_handler_for(app)

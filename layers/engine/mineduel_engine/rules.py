@@ -7,6 +7,7 @@ each implement ``RuleSet`` and register here; callers look a variant up and neve
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Protocol, TypeVar
 
 from .errors import UnknownVariant
@@ -44,6 +45,11 @@ class RuleSet(Protocol):
 _REGISTRY: dict[str, RuleSet] = {}
 R = TypeVar("R", bound=RuleSet)
 
+_MODULES = {"mine-duel": "mine_duel", "mineseeker": "mineseeker", "windows-duel": "windows_duel"}
+"""Where each variant's rule set lives. A module is imported the first time its variant is
+asked for, so a function that only ever plays mine-duel never loads windows-duel's auto-reveal
+solver: that is import time every cold start would pay."""
+
 
 def register(rules: R) -> R:
     """Make ``rules`` the rule set of its variant."""
@@ -52,7 +58,9 @@ def register(rules: R) -> R:
 
 
 def rules_for(variant: str) -> RuleSet:
-    """The rule set of ``variant``."""
+    """The rule set of ``variant`` (its module is imported, and so registered, on first use)."""
+    if variant not in _REGISTRY and variant in _MODULES:
+        import_module(f"{__package__}.{_MODULES[variant]}")
     try:
         return _REGISTRY[variant]
     except KeyError:

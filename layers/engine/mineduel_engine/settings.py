@@ -69,6 +69,10 @@ VARIANT_SPECS: dict[str, VariantSpec] = {
     ),
 }
 
+BOT_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+"""The bot's levels, weakest first: a game setting, so choosing one does not load the bot."""
+DEFAULT_LEVEL = "hard"
+
 SEAT_LETTERS = "ABCD"
 """A mine flagged (mine-duel, mineseeker) or found (windows-duel) by seat 0, 1, 2, 3."""
 

@@ -15,7 +15,6 @@ import json
 import secrets
 import threading
 import time
-import urllib.request
 import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -169,6 +168,10 @@ def _key_set(kid: str) -> Any:
             return cached
     if not url.startswith(("https://", "http://")):
         raise ApiError(500, "auth-misconfigured", "Account sign-in is not available right now.")
+    # Imported on the first key fetch, like joserfc: urllib.request brings http.client, ssl
+    # and email, and guests' requests (and a warm environment's) never fetch keys.
+    import urllib.request  # noqa: PLC0415
+
     from joserfc.errors import JoseError  # noqa: PLC0415
     from joserfc.jwk import KeySet  # noqa: PLC0415
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from mineduel_engine import GameState, Move
-from mineduel_engine.bot import choose_action
 
 Play = Callable[[GameState, int, str, int, int], tuple[GameState, Move]]
 """Plays ``(state, seat, action, row, col)`` with the game's field and rules."""
@@ -39,6 +38,10 @@ def bot_replies(
         seat = bot_to_move(state, kinds)
         if seat is None:
             break
+        # The bot (its exact-probability solver is a third of a commit's cold import) is
+        # loaded the first time a bot is to move: a game between people never needs it.
+        from mineduel_engine.bot import choose_action  # noqa: PLC0415
+
         chosen = choose_action(state, commitment, level)
         state, move = play(state, seat, chosen.action, chosen.row, chosen.col)
         moves.append(move)

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from mineduel_engine import Settings, commitment, rules_for
-from mineduel_engine.bot import BOT_LEVELS
+from mineduel_engine.settings import BOT_LEVELS
 
 from . import auth, clock, crypto, store, writes
 from .deadlines import WAITING_LAPSE_S, deadline_after

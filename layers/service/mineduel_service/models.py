@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mineduel_engine.bot import BOT_LEVELS
+from mineduel_engine.settings import BOT_LEVELS
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -44,11 +44,11 @@ WholeNumber = Annotated[int, BeforeValidator(_integral)]
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore")
+    model_config = ConfigDict(strict=True, extra="ignore", defer_build=True)
 
 
 class _Response(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 # ---------------------------------------------------------------------------- requests
@@ -282,7 +282,7 @@ class MovesOut(_Response):
 class VerdictOut(BaseModel):
     """The server's own check of a finished game (the offline verifier repeats it)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     checked: bool
     ok: bool
@@ -292,7 +292,7 @@ class VerdictOut(BaseModel):
 class SeatRatingOut(BaseModel):
     """One seat's line in a game's rating record (``before``/``after`` are ``[mu, sigma]``)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     seat: int
     player_id: str
@@ -306,7 +306,7 @@ class SeatRatingOut(BaseModel):
 class RatingRecordOut(BaseModel):
     """What a finished rated game did to its players' ratings: enough to recompute it."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     variant: str
     outcome: Literal["rated", "aborted", "pending"]
@@ -316,7 +316,7 @@ class RatingRecordOut(BaseModel):
 class VerificationOut(BaseModel):
     """The Verification document: self-contained, checkable offline."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     game_id: str
     protocol: str
@@ -487,7 +487,7 @@ class ClaimOut(_Response):
 class SummaryOut(_Response):
     """docs/api.md's Summary: a finished game, how it played out."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     game_id: str
     variant: str

@@ -14,8 +14,6 @@ import json
 import uuid
 from typing import Any
 
-from mineduel_engine.verify import build_document
-
 from . import aws, clock, store
 from .config import get_config
 from .connections import game_and_watchers
@@ -113,6 +111,10 @@ def verification(game_id: str) -> dict[str, Any]:
 def document(record: GameRecord, moves: list[dict[str, Any]]) -> dict[str, Any]:
     """The Verification document of ``record`` with its move log: the seed only once finished
     (a daily game's once its day is over), a daily game's field id and ``daily`` object."""
+    # The verifier is imported here, not with the module: a commit imports this module and
+    # never builds a document, and the verifier is a tenth of a cold import.
+    from mineduel_engine.verify import build_document  # noqa: PLC0415
+
     finished = record.status == "finished" and record.seed_hex is not None
     built = build_document(
         game_id=record.game_id,

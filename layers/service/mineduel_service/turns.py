@@ -14,7 +14,7 @@ from typing import Any
 from mineduel_engine import Field, GameState, Move, rules_for
 from mineduel_engine.chain import chained
 
-from . import clock, crypto, results, scheduling, store, writes
+from . import clock, crypto, scheduling, store, writes
 from .bots import bot_replies, bot_to_move
 from .deadlines import deadline_after
 from .observability import count, logger
@@ -174,6 +174,9 @@ def _apply_result(record: GameRecord) -> GameRecord:
     """Count the game that just ended into its players' statistics and ratings now, and return
     it as it then stands (with its rating record); if that fails, the game stays pending and the
     sweeper counts it within a minute."""
+    # Statistics and ratings are loaded when a game ends (once a game), not with every commit.
+    from . import results  # noqa: PLC0415
+
     try:
         applied = results.apply(record)
     except Exception as exc:

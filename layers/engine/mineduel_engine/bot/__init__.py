@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..fairness import Stream, bot_stream
 from ..geometry import to_row_col
+from ..settings import BOT_LEVELS, DEFAULT_LEVEL
 from ..state import GameState
 from .levels import LEVELS
 from .mineseeker import play_mineseeker
@@ -25,9 +26,6 @@ from .position import Position
 from .probability import Inconsistent, Solution, number_chances, solve
 from .seat_view import SeatView
 from .windows import play_windows
-
-BOT_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
-DEFAULT_LEVEL = "hard"
 
 __all__ = [
     "BOT_LEVELS",
