@@ -34,7 +34,7 @@ from mineduel.local.stack import RunningStack, schedule_groups_of, start_local_s
 from mineduel.local.template import load_template
 
 from .capacity import item_size
-from .imports import cold_import_ms, import_breakdown
+from .imports import cold_import_ms, first_use_ms, import_breakdown, libraries_ms
 from .metering import Meter, Sample, median_ms
 from .prices import PRICES, REGION, GameUsage, cost_lines
 
@@ -78,6 +78,8 @@ class Run:
     game_item_bytes: list[int]
     cold_import_ms: dict[str, float]
     import_breakdown: dict[str, float]
+    libraries_ms: float
+    first_use_ms: dict[str, float]
     log_bytes_per_request: float
     skipped: list[str]
 
@@ -355,6 +357,8 @@ def measure() -> Run:
         imports = {fn.logical_id: cold_import_ms(fn.module_file) for fn in functions}
         commit = stack.provisioned.template.functions["CommitMoveFunction"].module_file
         breakdown = import_breakdown(commit)
+        floor = libraries_ms()
+        first_use = first_use_ms(commit)
         bench = Bench(stack, meter)
         logs = io.StringIO()
         with contextlib.redirect_stdout(logs), warnings.catch_warnings():
@@ -372,6 +376,8 @@ def measure() -> Run:
             game_item_bytes=bench.game_item_bytes,
             cold_import_ms=imports,
             import_breakdown=breakdown,
+            libraries_ms=floor,
+            first_use_ms=first_use,
             log_bytes_per_request=log_bytes + LAMBDA_PLATFORM_LOG_BYTES,
             skipped=bench.skipped,
         )
@@ -624,6 +630,13 @@ def main() -> None:
         print(f"  {name:<22} {ms:7.1f} ms")
     top = ", ".join(f"{pkg} {ms:.0f} ms" for pkg, ms in list(run.import_breakdown.items())[:6])
     print(f"  where CommitMoveFunction's import time goes: {top}")
+    print(
+        f"  pydantic and Powertools' event handler alone (every HTTP function's floor): "
+        f"{run.libraries_ms:.1f} ms"
+    )
+    print("  loaded on first use, not in the import (after CommitMoveFunction's import):")
+    for part, ms in run.first_use_ms.items():
+        print(f"    {part:<48} {ms:7.1f} ms")
     print("\nratings:")
     for line in report_ratings(run):
         print(f"  {line}")
