@@ -18,10 +18,12 @@ import math
 import os
 import secrets
 import statistics
+import tempfile
 import warnings
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -34,7 +36,7 @@ from mineduel.local.stack import RunningStack, schedule_groups_of, start_local_s
 from mineduel.local.template import load_template
 
 from .capacity import item_size
-from .imports import cold_import_ms, first_use_ms, import_breakdown, libraries_ms
+from .imports import cold_import_ms, first_use_ms, import_breakdown, lambda_like, libraries_ms
 from .metering import Meter, Sample, median_ms
 from .prices import PRICES, REGION, GameUsage, cost_lines
 
@@ -80,6 +82,11 @@ class Run:
     import_breakdown: dict[str, float]
     libraries_ms: float
     first_use_ms: dict[str, float]
+    imported_by: str
+    """How the imports were measured (the interpreter, and why not Lambda-like if not)."""
+    without_bytecode_ms: float | None
+    """CommitMoveFunction's import with no compiled bytecode (layers as SAM's python builder
+    ships them); None when measured in the development environment."""
     log_bytes_per_request: float
     skipped: list[str]
 
@@ -354,11 +361,14 @@ def measure() -> Run:
     stack = start_local_stack(port=0, poll_schedules=False)
     try:
         functions = stack.provisioned.template.functions.values()
-        imports = {fn.logical_id: cold_import_ms(fn.module_file) for fn in functions}
         commit = stack.provisioned.template.functions["CommitMoveFunction"].module_file
-        breakdown = import_breakdown(commit)
-        floor = libraries_ms()
-        first_use = first_use_ms(commit)
+        with lambda_like() as (python, why_not), tempfile.TemporaryDirectory() as empty:
+            imports = {fn.logical_id: cold_import_ms(fn.module_file, python) for fn in functions}
+            breakdown = import_breakdown(commit, python)
+            floor = libraries_ms(python)
+            first_use = first_use_ms(commit, python)
+            bare = None if why_not else cold_import_ms(commit, python.without_bytecode(Path(empty)))
+            imported_by = python.description + (f"; {why_not}" if why_not else "")
         bench = Bench(stack, meter)
         logs = io.StringIO()
         with contextlib.redirect_stdout(logs), warnings.catch_warnings():
@@ -378,6 +388,8 @@ def measure() -> Run:
             import_breakdown=breakdown,
             libraries_ms=floor,
             first_use_ms=first_use,
+            imported_by=imported_by,
+            without_bytecode_ms=bare,
             log_bytes_per_request=log_bytes + LAMBDA_PLATFORM_LOG_BYTES,
             skipped=bench.skipped,
         )
@@ -625,7 +637,7 @@ def main() -> None:
     run = measure()
     for line in report_requests(run):
         print(line)
-    print("\ncold import of each function (fresh interpreter, median of 3):")
+    print(f"\ncold import of each function (fresh interpreter, median of 3; {run.imported_by}):")
     for name, ms in sorted(run.cold_import_ms.items()):
         print(f"  {name:<22} {ms:7.1f} ms")
     top = ", ".join(f"{pkg} {ms:.0f} ms" for pkg, ms in list(run.import_breakdown.items())[:6])
@@ -634,6 +646,11 @@ def main() -> None:
         f"  pydantic and Powertools' event handler alone (every HTTP function's floor): "
         f"{run.libraries_ms:.1f} ms"
     )
+    if run.without_bytecode_ms is not None:
+        print(
+            f"  CommitMoveFunction with no compiled bytecode in the layers (SAM's python3.12 "
+            f"builder ships none, and /opt is read-only): {run.without_bytecode_ms:.1f} ms"
+        )
     print("  loaded on first use, not in the import (after CommitMoveFunction's import):")
     for part, ms in run.first_use_ms.items():
         print(f"    {part:<48} {ms:7.1f} ms")

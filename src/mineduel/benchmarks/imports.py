@@ -1,44 +1,48 @@
 """Cold import time of a handler module: what a new Lambda execution environment spends in init.
 
-Each measurement runs in a fresh interpreter, so nothing is cached from an earlier import;
-``-X importtime`` then says which packages the time goes to (self time summed per top-level
-package), which is where to look when a cold start is too slow.
+Each measurement runs in a fresh interpreter, so nothing is cached from an earlier import.
+Where this machine can build them (``python3.12`` and ``make`` on PATH, PyPI reachable), the
+handlers are imported as Lambda imports them: Python 3.12 without the site packages, the
+layers built by their own Makefiles (as ``sam build`` builds them; for this machine's platform)
+on the path, and boto3 beside them as the runtime provides it. Otherwise the development
+environment is used, and the report says so. ``-X importtime`` then says which packages the
+time goes to (self time summed per top-level package), which is where to look when a cold
+start is too slow.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import statistics
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+from .layer_builds import (
+    BuildError,
+    build_layer,
+    host_platform,
+    install_runtime_sdk,
+    runtime_python,
+)
+
 RUNS = 3
-_IMPORT = (
-    "import importlib.util, sys, time\n"
-    "t = time.perf_counter()\n"
-    "spec = importlib.util.spec_from_file_location('app', sys.argv[1])\n"
+_PRELUDE = "import sys, time\nsys.path[:0] = sys.argv[1].split('|') if sys.argv[1] else []\n"
+_LOAD = (
+    "import importlib.util\n"
+    "spec = importlib.util.spec_from_file_location('app', sys.argv[2])\n"
     "module = importlib.util.module_from_spec(spec)\n"
     "sys.modules['app'] = module\n"
     "spec.loader.exec_module(module)\n"
-    "print(time.perf_counter() - t)\n"
 )
+_IMPORT = _PRELUDE + "t = time.perf_counter()\n" + _LOAD + "print(time.perf_counter() - t)\n"
+_AFTER = _PRELUDE + _LOAD + "t = time.perf_counter()\nexec(sys.argv[3])\n"
+_AFTER += "print(time.perf_counter() - t)\n"
 _LINE = re.compile(r"^import time:\s+(\d+) \|\s+\d+ \|\s+(\S+)")
-
-
-def _run(module_file: Path, *flags: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(  # noqa: S603  (our own interpreter on our own file)
-        [sys.executable, *flags, "-c", _IMPORT, str(module_file)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-
-
-def cold_import_ms(module_file: Path, runs: int = RUNS) -> float:
-    """Median milliseconds to import ``module_file`` in a fresh interpreter."""
-    return statistics.median(float(_run(module_file).stdout) for _ in range(runs)) * 1000
-
 
 LIBRARIES = (
     "from pydantic import BaseModel\n"
@@ -58,59 +62,87 @@ ON_FIRST_USE = {
 """Parts a handler loads when a request first needs them, not in its import: what that first
 request pays on top of the import (measured after the commit handler's own import)."""
 
-_AFTER = (
-    "import importlib.util, sys, time\n"
-    "spec = importlib.util.spec_from_file_location('app', sys.argv[1])\n"
-    "module = importlib.util.module_from_spec(spec)\n"
-    "sys.modules['app'] = module\n"
-    "spec.loader.exec_module(module)\n"
-    "t = time.perf_counter()\n"
-    "exec(sys.argv[2])\n"
-    "print(time.perf_counter() - t)\n"
-)
 
+@dataclass(frozen=True)
+class Interpreter:
+    """How a fresh interpreter is started for a measurement, and what it has on its path."""
 
-def libraries_ms(runs: int = RUNS) -> float:
-    """Median milliseconds to import ``LIBRARIES`` alone in a fresh interpreter."""
-    code = f"import time\nt = time.perf_counter()\n{LIBRARIES}print(time.perf_counter() - t)\n"
-    return (
-        statistics.median(
-            float(
-                subprocess.run(  # noqa: S603  (our own interpreter, our own code)
-                    [sys.executable, "-c", code], capture_output=True, text=True, check=True
-                ).stdout
-            )
-            for _ in range(runs)
+    argv: tuple[str, ...]
+    path: tuple[str, ...] = ()
+    description: str = "the development environment (Python of .venv, its site packages)"
+
+    def without_bytecode(self, empty: Path) -> Interpreter:
+        """The same, finding no compiled bytecode (``empty`` as its cache): every module is
+        compiled from source, as it is on Lambda from a layer that ships none."""
+        return Interpreter((*self.argv, "-X", f"pycache_prefix={empty}"), self.path)
+
+    def run(
+        self, code: str, *args: str, flags: tuple[str, ...] = ()
+    ) -> subprocess.CompletedProcess[str]:
+        """Run ``code`` with ``args`` after the path; raise if it fails."""
+        return subprocess.run(  # noqa: S603  (our own interpreter on our own code)
+            [*self.argv, *flags, "-c", code, "|".join(self.path), *args],
+            capture_output=True,
+            text=True,
+            check=True,
         )
-        * 1000
-    )
+
+    def median_ms(self, code: str, *args: str, runs: int = RUNS) -> float:
+        """Median of what ``code`` prints (seconds) over ``runs`` fresh runs, in milliseconds."""
+        return statistics.median(float(self.run(code, *args).stdout) for _ in range(runs)) * 1000
 
 
-def first_use_ms(module_file: Path, runs: int = RUNS) -> dict[str, float]:
-    """Median milliseconds each of ``ON_FIRST_USE`` adds once ``module_file`` is imported."""
-    spent: dict[str, float] = {}
-    for part, statement in ON_FIRST_USE.items():
-        spent[part] = (
-            statistics.median(
-                float(
-                    subprocess.run(  # noqa: S603  (our own interpreter, our own code)
-                        [sys.executable, "-c", _AFTER, str(module_file), statement],
-                        capture_output=True,
-                        text=True,
-                        check=True,
-                    ).stdout
+DEVELOPMENT = Interpreter((sys.executable,))
+
+
+@contextlib.contextmanager
+def lambda_like() -> Iterator[tuple[Interpreter, str | None]]:
+    """An interpreter set up as Lambda runs a handler, with the layers built for this machine;
+    or, when they cannot be built here, the development one and the reason."""
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        try:
+            path = tuple(
+                str(p)
+                for p in (
+                    build_layer("EngineLayer", root / "engine", host_platform()),
+                    build_layer("ServiceLayer", root / "service", host_platform()),
+                    install_runtime_sdk(root / "runtime"),
                 )
-                for _ in range(runs)
             )
-            * 1000
-        )
-    return spent
+        except BuildError as exc:
+            yield DEVELOPMENT, f"the layers could not be built here ({exc})"
+            return
+        # -S: no site packages (only the layers and the runtime's boto3); -B: write no bytecode,
+        # since /opt is read-only on Lambda.
+        described = "Python 3.12 with the layers as their Makefiles build them, boto3 beside"
+        yield Interpreter((runtime_python(), "-S", "-B"), path, described), None
 
 
-def import_breakdown(module_file: Path) -> dict[str, float]:
+def cold_import_ms(module_file: Path, python: Interpreter = DEVELOPMENT) -> float:
+    """Median milliseconds to import ``module_file`` in a fresh interpreter."""
+    return python.median_ms(_IMPORT, str(module_file))
+
+
+def libraries_ms(python: Interpreter = DEVELOPMENT) -> float:
+    """Median milliseconds to import ``LIBRARIES`` alone in a fresh interpreter."""
+    code = _PRELUDE + f"t = time.perf_counter()\n{LIBRARIES}print(time.perf_counter() - t)\n"
+    return python.median_ms(code)
+
+
+def first_use_ms(module_file: Path, python: Interpreter = DEVELOPMENT) -> dict[str, float]:
+    """Median milliseconds each of ``ON_FIRST_USE`` adds once ``module_file`` is imported."""
+    return {
+        part: python.median_ms(_AFTER, str(module_file), statement)
+        for part, statement in ON_FIRST_USE.items()
+    }
+
+
+def import_breakdown(module_file: Path, python: Interpreter = DEVELOPMENT) -> dict[str, float]:
     """Milliseconds of import (self) time per top-level package, one fresh import, most first."""
     spent: dict[str, float] = {}
-    for line in _run(module_file, "-X", "importtime").stderr.splitlines():
+    done = python.run(_IMPORT, str(module_file), flags=("-X", "importtime"))
+    for line in done.stderr.splitlines():
         found = _LINE.match(line)
         if found:
             package = found.group(2).split(".")[0]

@@ -1,9 +1,11 @@
 """``make bench`` (layers): what each Lambda layer, and each function with dependencies of its
 own, weighs once built as ``sam build`` builds it for the template's runtime and architecture.
 
-Each ``requirements.txt`` is installed with pip into an empty directory for Python 3.12 on
+The layers are built by their own Makefiles (``layer_builds``: what ``sam build`` runs, for
+manylinux aarch64, bytecode included). A function with a ``requirements.txt`` of its own is
+built as SAM's python3.12 builder does: pip into an empty directory for Python 3.12 on
 manylinux aarch64 (``--platform``, binary wheels only, as the template's ``arm64`` functions
-run), the layer's own package is copied beside it, and the directory is measured. boto3 and
+run). Each directory is measured. boto3 and
 botocore come with the Lambda runtime: the figures also say whether either slipped in (a
 dependency that pulls them would add some 20 MB). Needs PyPI; prints why when it cannot build.
 """
@@ -16,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .layer_builds import LAYERS, BuildError, build_layer
+
 ROOT = Path(__file__).resolve().parents[3]
 RUNTIME = "3.12"
 PLATFORM = "manylinux2014_aarch64"
@@ -26,8 +30,18 @@ BUILDS = {
 }
 
 
+def _measured(target: Path) -> tuple[int, set[str]]:
+    files = [p for p in target.rglob("*") if p.is_file()]
+    names = {p.name.split("-")[0].lower() for p in target.iterdir()}
+    return sum(p.stat().st_size for p in files), names
+
+
 def built_size(directory: Path, package: str | None) -> tuple[int, set[str]]:
     """Bytes of the built layer (or function) and the top-level names it holds."""
+    logical_id = next((k for k, (d, _) in BUILDS.items() if d == directory), "")
+    if logical_id in LAYERS:
+        with tempfile.TemporaryDirectory() as scratch:
+            return _measured(build_layer(logical_id, Path(scratch)))
     with tempfile.TemporaryDirectory() as target:
         requirements = directory / "requirements.txt"
         wanted = [
@@ -57,9 +71,7 @@ def built_size(directory: Path, package: str | None) -> tuple[int, set[str]]:
             )
         if package is not None:
             shutil.copytree(directory / package, Path(target) / package)
-        files = [p for p in Path(target).rglob("*") if p.is_file()]
-        names = {p.name.split("-")[0].lower() for p in Path(target).iterdir()}
-        return sum(p.stat().st_size for p in files), names
+        return _measured(Path(target))
 
 
 def main() -> None:
@@ -68,8 +80,8 @@ def main() -> None:
     for name, (directory, package) in BUILDS.items():
         try:
             size, names = built_size(directory, package)
-        except (subprocess.CalledProcessError, OSError) as exc:
-            print(f"  {name:<22} could not be built here ({type(exc).__name__})")
+        except (subprocess.CalledProcessError, OSError, BuildError) as exc:
+            print(f"  {name:<22} could not be built here ({type(exc).__name__}: {exc})")
             continue
         sdk = sorted(names & {"boto3", "botocore"})
         note = f"includes {', '.join(sdk)}!" if sdk else "no boto3/botocore (the runtime has them)"
