@@ -222,7 +222,9 @@ def _read_cost(call: Call) -> float:
 
 def _table_units(written: Written) -> float:
     """A write is billed on the larger of the item before and after it (a delete on the item it
-    removed; a write that changed nothing, such as a failed condition, on the item as it is)."""
+    removed; a write that changed nothing, such as a failed condition, on the item as it is), as
+    AWS's "Capacity unit consumption for write operations" says for PutItem, UpdateItem and
+    DeleteItem (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html)."""
     size = max(item_size(written.before or {}), item_size(written.after or {}))
     return write_units(size, transactional=written.transactional)
 
