@@ -618,21 +618,21 @@ def report_cost(run: Run) -> list[str]:
         f"logs: {run.log_bytes_per_request:.0f} bytes per request)",
         "typical game: " + ", ".join(f"{label} x{k:.1f}" for label, k in mix.items()),
         f"  secondary index WRU: {usage.index_write_units:.1f} per game",
-        f"  live fan-out ({run.fanout_trigger}; nobody subscribed): "
-        f"{fan.invocations:.1f} invocations, {fan.read_units:.1f} RRU, "
-        f"{fan.write_units:.1f} WRU, {fan.bus_events:.1f} bus events per game; "
-        f"logs {run.fanout_log_bytes:.0f} bytes per invocation",
+        f"  live fan-out, nobody subscribed: {fan.invocations:.1f} invocations, "
+        f"{fan.read_units:.1f} RRU, {fan.write_units:.1f} WRU, {fan.bus_events:.1f} bus events "
+        f"per game; logs {run.fanout_log_bytes:.0f} bytes per invocation",
+        f"    (the trigger's {run.fanout_trigger})",
         f"cost of 1,000 games ({REGION} on-demand list prices, no free tier):",
     ]
     total = fanout_total = 0.0
     for item, usd in cost_lines(usage, 1000, PRICES):
         total += usd
-        lines.append(f"  {item:<40} ${usd:8.4f}")
+        lines.append(f"  {item:<44} ${usd:8.4f}")
     for item, usd in fanout_cost_lines(fan, 1000, PRICES):
         fanout_total += usd
-        lines.append(f"  {item:<40} ${usd:8.4f}")
-    lines.append(f"  {'total':<40} ${total + fanout_total:8.4f}")
-    lines.append(f"  {'(of which the live fan-out)':<40} ${fanout_total:8.4f}")
+        lines.append(f"  {item:<44} ${usd:8.4f}")
+    lines.append(f"  {'total':<44} ${total + fanout_total:8.4f}")
+    lines.append(f"  {'(of which the live fan-out)':<44} ${fanout_total:8.4f}")
     return lines
 
 

@@ -50,7 +50,7 @@ class Trigger:
         """The assumption, in words, for the report."""
         settings = f"BatchSize {self.batch_size}, MaximumBatchingWindowInSeconds {self.window_s:g}"
         if self.window_s == 0:
-            return f"{settings}: one invocation per write of a game (no batching window)"
+            return f"{settings}: one invocation per write of a game"
         return f"{settings}: the writes of one request in one invocation"
 
 
