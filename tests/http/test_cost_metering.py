@@ -1,4 +1,5 @@
-"""The cost benchmark's instruments: DynamoDB's size rules, and call metering on moto."""
+"""The cost benchmark's instruments: DynamoDB's size rules, call metering on moto, the writes of
+the table's secondary indexes, and the live fan-out fed from the stream in the cost scenario."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from moto import mock_aws
 
 from mineduel.benchmarks.capacity import item_size, read_units, value_size, write_units
+from mineduel.benchmarks.indexes import TableModel
 from mineduel.benchmarks.metering import Meter
 
 
@@ -52,15 +54,14 @@ def table(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    properties = {
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+    }
     with mock_aws():
-        meter = Meter()
+        meter = Meter({"t": TableModel.from_properties(properties)})
         client = boto3.client("dynamodb")
-        client.create_table(
-            TableName="t",
-            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-            BillingMode="PAY_PER_REQUEST",
-        )
+        client.create_table(TableName="t", BillingMode="PAY_PER_REQUEST", **properties)
         yield meter, client
 
 

@@ -2,10 +2,13 @@
 
 Runs the local stack (the real handlers on moto, provisioned from template.yaml), plays whole
 guest-vs-bot games through :meth:`LocalApi.handle` in this thread, and charges every AWS call
-each request makes to that request (botocore hooks, see ``metering``). It prints, per request
-type: the calls by service and operation, DynamoDB read/write units, the handler's wall time;
-then each function's cold import time (a fresh interpreter per function), the DynamoDB units
-per move, the budget check, and the cost of 1,000 games at the prices in ``prices``.
+each request makes to that request (botocore hooks, see ``metering``), and the table's
+secondary indexes' writes to the write that caused them (``indexes``). After each request the
+live fan-out is fed the table stream's records that request produced and metered the same way
+(``fanout``). It prints, per request type: the calls by service and operation, DynamoDB read,
+write and index write units, the handler's wall time; then each function's cold import time (a
+fresh interpreter per function), the DynamoDB units per move, the budget check, and the cost of
+1,000 games at the prices in ``prices``, the fan-out's lines included.
 Times are local (moto over loopback, this machine), so read them as relative, not as AWS's.
 """
 
@@ -36,21 +39,27 @@ from mineduel.local.stack import RunningStack, schedule_groups_of, start_local_s
 from mineduel.local.template import load_template
 
 from .capacity import item_size
+from .fanout import FUNCTION as FANOUT_FUNCTION
+from .fanout import MeteredFanout, billed_bus_events
 from .imports import cold_import_ms, first_use_ms, import_breakdown, lambda_like, libraries_ms
+from .indexes import physical_tables
 from .metering import Meter, Sample, median_ms
-from .prices import PRICES, REGION, GameUsage, cost_lines
+from .prices import PRICES, REGION, FanoutUsage, GameUsage, cost_lines, fanout_cost_lines
 
 GAMES = 8
-DEADLINE_INDEX_WRU = 2.0
-"""Each write that moves a game's deadline re-keys its entry in the ``deadlines`` index (keys
-only, under 1 KB): a delete and a put. The meter counts the table's items, not the index's, so
-the cost model adds it for every commit and create."""
+THINK_S = 5
+"""Assumed: a person takes about five seconds over a tap. The service's clock moves on by that
+much before each of the players' commits, so the game's times (its turn's deadline, and with it
+its key in the ``deadlines`` index) move as they would in a played game; at the benchmark's own
+pace (commits a fraction of a second apart, times in whole seconds) about half the commits
+would find the deadline unchanged and write no index entry."""
 AWS_LATENCY_MS = {
     "DynamoDB": {"TransactWriteItems": 15.0, "default": 6.0},
     "KMS": {"default": 8.0},
     "Scheduler": {"default": 20.0},
     "Lambda": {"default": 30.0},
     "S3": {"default": 20.0},
+    "EventBridge": {"default": 15.0},
 }
 """Assumed in-region latency of each AWS call on Lambda (typical medians), billed as the
 function's duration instead of moto's time over loopback on this machine, which is not AWS's."""
@@ -89,24 +98,40 @@ class Run:
     ships them); None when measured in the development environment."""
     log_bytes_per_request: float
     skipped: list[str]
+    fanout: dict[str, list[Sample]]
+    """The live fan-out's invocations, by the label of the request whose writes caused them."""
+    fanout_trigger: str
+    """The batching assumed for the fan-out's invocations, from the template."""
+    fanout_log_bytes: float
+    """What the fan-out printed per invocation, plus Lambda's own lines."""
 
 
 class Bench:
     """The scenario: a guest's whole games, a resignation, a timeout, a join of two accounts."""
 
-    def __init__(self, stack: RunningStack, meter: Meter) -> None:
+    def __init__(self, stack: RunningStack, meter: Meter, fanout: MeteredFanout) -> None:
         self.stack = stack
         self.meter = meter
+        self.fanout = fanout
         self.game_bytes: list[int] = []
         self.game_item_bytes: list[int] = []
         self.skipped: list[str] = []
+
+    @contextlib.contextmanager
+    def measure(self, label: str) -> Iterator[Sample]:
+        """Measure one request under ``label``, then the live fan-out of what it wrote (the
+        stream's records of earlier, unmeasured writes are dropped first)."""
+        self.fanout.drop_pending()
+        with self.meter.measure(label) as sample:
+            yield sample
+        self.fanout.after(label)
 
     def client(self, token: str | None = None) -> ApiClient:
         return ApiClient(self._send, token)
 
     def _send(self, request: HttpRequest) -> HttpResponse:
         label = self._label
-        with self.meter.measure(label) as sample:
+        with self.measure(label) as sample:
             response = self.stack.api.handle(request)
         if label.startswith("commit") and response.status == 200:
             sample.moves = len(json.loads(response.body)["moves"])
@@ -133,6 +158,7 @@ class Bench:
             keyed = index % 2 == 1  # every other game sends an Idempotency-Key with each commit
             while game["status"] == "active":
                 row, col = next_tap(game)
+                clock.advance(THINK_S)
                 key = f"{game_id}-{game['move_count']}" if keyed else None
                 self.as_("commit+key" if keyed else "commit")
                 reply = player.commit(game, row, col, key=key)
@@ -174,7 +200,7 @@ class Bench:
         clock.advance(61)
 
         def fire(arn: str, event: dict[str, Any]) -> Any:
-            with self.meter.measure("expiry"):
+            with self.measure("expiry"):
                 return self.stack.pool.invoke_arn(arn, event)
 
         loop = SchedulerLoop(
@@ -186,7 +212,7 @@ class Bench:
             raise AssertionError(f"the deadline did not expire the game: {fired} {after}")
         # What every other turn's schedule costs when it fires: a stale delivery.
         stale = {"game_id": game["game_id"], "move_count": 0, "deadline": clock.iso(clock.now())}
-        with self.meter.measure("expiry stale"):
+        with self.measure("expiry stale"):
             self.stack.pool.invoke_arn(get_config_expiry_arn(), stale)
 
     def join(self) -> None:
@@ -222,6 +248,7 @@ class Bench:
         while game["status"] == "active":
             seat = game["turn"]["seat"]
             row, col = next_tap(game)
+            clock.advance(THINK_S)
             self.as_("people commit")
             reply = players[seat].commit(game, row, col)
             _expect(reply, 200)
@@ -256,13 +283,13 @@ class Bench:
                 record = store.get_game(game_id)
                 if record is None or not record.results_pending:
                     raise AssertionError("the game's result was applied while held back")
-                with self.meter.measure(label):
+                with self.measure(label):
                     results.apply(record)
         for _ in range(RATED_GAMES_EACH):
             game_id = _everyone_moved(seats[:2], rated=True)
             resign = self.client(players[1].token)
             _expect(self.call(resign, "resign+rate", "POST", f"/v1/games/{game_id}/resign"), 200)
-        with self.meter.measure("snapshot"):
+        with self.measure("snapshot"):
             done = self.stack.pool.invoke("LeaderboardSnapshotFunction", {})
         if done["variants"].get("mine-duel", {}).get("players") != len(players):
             raise AssertionError(f"the snapshot did not list the established raters: {done}")
@@ -360,6 +387,7 @@ def measure() -> Run:
     meter = Meter()
     stack = start_local_stack(port=0, poll_schedules=False)
     try:
+        meter.tables.update(physical_tables(stack.provisioned))
         functions = stack.provisioned.template.functions.values()
         commit = stack.provisioned.template.functions["CommitMoveFunction"].module_file
         with lambda_like() as (python, why_not), tempfile.TemporaryDirectory() as empty:
@@ -369,8 +397,9 @@ def measure() -> Run:
             first_use = first_use_ms(commit, python)
             bare = None if why_not else cold_import_ms(commit, python.without_bytecode(Path(empty)))
             imported_by = python.description + (f"; {why_not}" if why_not else "")
-        bench = Bench(stack, meter)
         logs = io.StringIO()
+        fanout = MeteredFanout(stack, meter, logs)
+        bench = Bench(stack, meter, fanout)
         with contextlib.redirect_stdout(logs), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             bench.play_games()
@@ -379,7 +408,9 @@ def measure() -> Run:
             bench.people_game()
             bench.expire()
             bench.rate()
-        log_bytes = len(logs.getvalue().encode("utf-8")) / len(meter.samples)
+        invocations = sum(len(s) for s in fanout.caused.values())
+        requests = len(meter.samples) - invocations
+        request_log = len(logs.getvalue().encode("utf-8")) - fanout.log_bytes
         return Run(
             meter=meter,
             game_bytes=bench.game_bytes,
@@ -390,8 +421,11 @@ def measure() -> Run:
             first_use_ms=first_use,
             imported_by=imported_by,
             without_bytecode_ms=bare,
-            log_bytes_per_request=log_bytes + LAMBDA_PLATFORM_LOG_BYTES,
+            log_bytes_per_request=request_log / requests + LAMBDA_PLATFORM_LOG_BYTES,
             skipped=bench.skipped,
+            fanout=fanout.caused,
+            fanout_trigger=fanout.trigger.describe(),
+            fanout_log_bytes=fanout.log_bytes / max(invocations, 1) + LAMBDA_PLATFORM_LOG_BYTES,
         )
     finally:
         stack.stop()
@@ -416,19 +450,29 @@ def _calls_text(samples: list[Sample]) -> str:
 
 
 def report_requests(run: Run) -> list[str]:
-    """The per-request table and the budget check."""
-    header = f"{'request':<10} {'n':>3} {'RRU':>5} {'WRU':>5} {'ms med':>7} {'ms max':>7}"
+    """The per-request table (WRU: the table's items; GSI: its secondary indexes' writes;
+    ``fan-out``: the stream function's invocations), the index writes by index, and the budget
+    check."""
+    header = (
+        f"{'request':<10} {'n':>3} {'RRU':>5} {'WRU':>5} {'GSI':>5} {'ms med':>7} {'ms max':>7}"
+    )
     lines = [f"{header}  AWS calls per request (mean)"]
+    indexed: list[str] = []
     for label, samples in run.meter.by_label().items():
         n = len(samples)
         lines.append(
             f"{label:<10} {n:>3} "
             f"{sum(s.read_units for s in samples) / n:>5.1f} "
             f"{sum(s.write_units for s in samples) / n:>5.1f} "
+            f"{sum(s.index_write_units for s in samples) / n:>5.1f} "
             f"{median_ms(samples):>7.1f} {max(s.seconds for s in samples) * 1000:>7.1f}  "
             f"{_calls_text(samples)}"
         )
-    lines.append("")
+        by_index = _index_units(samples)
+        if by_index:
+            shown = ", ".join(f"{name} {units / n:.2f}" for name, units in by_index.items())
+            indexed.append(f"  {label:<12} {shown}")
+    lines += ["", "secondary index WRU per request (mean), by index:", *indexed, ""]
     for label, budget in BUDGETS.items():
         samples = run.meter.by_label().get(label, [])
         if not samples:
@@ -440,6 +484,14 @@ def report_requests(run: Run) -> list[str]:
         shown = ", ".join(f"{k} {worst[k]}/{limit}" for k, limit in budget.items())
         lines.append(f"budget {label}: worst case {shown}: {verdict}")
     return lines
+
+
+def _index_units(samples: list[Sample]) -> dict[str, float]:
+    total: dict[str, float] = {}
+    for sample in samples:
+        for name, units in sample.index_units.items():
+            total[name] = total.get(name, 0.0) + units
+    return dict(sorted(total.items()))
 
 
 def all_commits(run: Run) -> list[Sample]:
@@ -483,8 +535,8 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
         + fired * stale_gb_s,
         read_units=sum(k * mean(label, "read_units") for label, k in mix.items())
         + fired * stale_rru,
-        write_units=sum(k * mean(label, "write_units") for label, k in mix.items())
-        + (per_game_commits + 1) * DEADLINE_INDEX_WRU,
+        write_units=sum(k * mean(label, "write_units") for label, k in mix.items()),
+        index_write_units=sum(k * mean(label, "index_write_units") for label, k in mix.items()),
         kms_calls=sum(
             k * sum(s.count("KMS") for s in groups[label]) / len(groups[label])
             for label, k in mix.items()
@@ -494,6 +546,35 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
         log_bytes=requests * run.log_bytes_per_request,
     )
     return usage, mix
+
+
+def fanout_usage(run: Run, mix: dict[str, float]) -> FanoutUsage:
+    """The live fan-out of one typical game: for each request type of the game, the
+    invocations its writes caused (per request), billed like a request of the fan-out function
+    (its own time plus assumed AWS latency, a share of cold starts, its memory)."""
+    groups = run.meter.by_label()
+    groups["commit"] = all_commits(run)
+    caused = dict(run.fanout)
+    caused["commit"] = caused.get("commit", []) + caused.get("commit+key", [])
+    memory = memory_of(FANOUT_FUNCTION)
+    cold_ms = COLD_START_SHARE * run.cold_import_ms.get(FANOUT_FUNCTION, 0.0)
+    invocations = gb_s = rru = wru = events = 0.0
+    for label, k in mix.items():
+        per = k / len(groups[label])
+        samples = caused.get(label, [])
+        invocations += per * len(samples)
+        gb_s += per * sum(math.ceil(on_lambda_ms(s)) + cold_ms for s in samples) / 1000 * memory
+        rru += per * sum(s.read_units for s in samples)
+        wru += per * sum(s.all_write_units for s in samples)
+        events += per * sum(billed_bus_events(s) for s in samples)
+    return FanoutUsage(
+        invocations=invocations,
+        lambda_gb_seconds=gb_s,
+        read_units=rru,
+        write_units=wru,
+        bus_events=events,
+        log_bytes=invocations * run.fanout_log_bytes,
+    )
 
 
 def on_lambda_ms(sample: Sample) -> float:
@@ -540,25 +621,36 @@ def memory_gb() -> dict[str, float]:
 
 
 def report_cost(run: Run) -> list[str]:
-    """Units per move, the typical game, and its cost per 1,000 games."""
+    """Units per move, the typical game with its live fan-out, and its cost per 1,000 games."""
     commits = all_commits(run)
     moves = sum(s.moves for s in commits)
     usage, mix = game_usage(run)
+    fan = fanout_usage(run, mix)
     lines = [
-        f"DynamoDB per move: {sum(s.write_units for s in commits) / moves:.2f} WRU, "
+        f"DynamoDB per move: {sum(s.write_units for s in commits) / moves:.2f} WRU "
+        f"(+{sum(s.index_write_units for s in commits) / moves:.2f} of secondary indexes), "
         f"{sum(s.read_units for s in commits) / moves:.2f} RRU "
         f"({moves} moves in {len(commits)} commits; {moves / len(commits):.2f} moves per commit)",
         f"stored per finished game: {statistics.mean(run.game_bytes) / 1024:.1f} KB "
         f"(the game item: {statistics.mean(run.game_item_bytes) / 1024:.1f} KB; "
         f"logs: {run.log_bytes_per_request:.0f} bytes per request)",
         "typical game: " + ", ".join(f"{label} x{k:.1f}" for label, k in mix.items()),
+        f"  secondary index WRU: {usage.index_write_units:.1f} per game",
+        f"  live fan-out, nobody subscribed: {fan.invocations:.1f} invocations, "
+        f"{fan.read_units:.1f} RRU, {fan.write_units:.1f} WRU, {fan.bus_events:.1f} bus events "
+        f"per game; logs {run.fanout_log_bytes:.0f} bytes per invocation",
+        f"    (the trigger's {run.fanout_trigger})",
         f"cost of 1,000 games ({REGION} on-demand list prices, no free tier):",
     ]
-    total = 0.0
+    total = fanout_total = 0.0
     for item, usd in cost_lines(usage, 1000, PRICES):
         total += usd
-        lines.append(f"  {item:<40} ${usd:8.4f}")
-    lines.append(f"  {'total':<40} ${total:8.4f}")
+        lines.append(f"  {item:<44} ${usd:8.4f}")
+    for item, usd in fanout_cost_lines(fan, 1000, PRICES):
+        fanout_total += usd
+        lines.append(f"  {item:<44} ${usd:8.4f}")
+    lines.append(f"  {'total':<44} ${total + fanout_total:8.4f}")
+    lines.append(f"  {'(of which the live fan-out)':<44} ${fanout_total:8.4f}")
     return lines
 
 
@@ -576,58 +668,69 @@ def report_people(run: Run) -> list[str]:
             rru += sample.read_units
             wru += sample.write_units
     commits = groups.get("people commit", [])
+    gsi = sum(s.index_write_units for samples in groups.values() for s in samples)
     lines = [
         f"people game (two accounts, invitation to the end): {len(commits)} commits, "
-        f"{rru:.1f} RRU, {wru:.1f} WRU (+{(len(commits) + 2) * DEADLINE_INDEX_WRU:.0f} WRU "
-        "in the deadlines index)",
+        f"{rru:.1f} RRU, {wru:.1f} WRU (+{gsi:.1f} WRU of secondary indexes)",
         "  calls: " + ", ".join(f"{op} {n}" for op, n in sorted(calls.items())),
     ]
     for label in ("people create", "people join", "people history"):
         for sample in groups.get(label, []):
             lines.append(
                 f"  {label[7:]}: {dict(sample.operations())}, "
-                f"{sample.read_units:.1f} RRU, {sample.write_units:.1f} WRU"
+                f"{sample.read_units:.1f} RRU, {sample.write_units:.1f} WRU "
+                f"(+{sample.index_write_units:.1f} GSI)"
             )
     ending = max(commits, key=lambda s: s.write_units, default=None)
     if ending is not None:
         lines.append(
             f"  the commit that ended it: {dict(ending.operations())}, "
-            f"{ending.read_units:.1f} RRU, {ending.write_units:.1f} WRU"
+            f"{ending.read_units:.1f} RRU, {ending.write_units:.1f} WRU "
+            f"(+{ending.index_write_units:.1f} GSI)"
         )
     return lines
 
 
 def report_ratings(run: Run) -> list[str]:
-    """What rating adds to applying a finished game's result, and what a leaderboard costs."""
+    """What rating adds to applying a finished game's result, and what a leaderboard costs
+    (write units of the table, then of its secondary indexes: the ``leaderboard`` index
+    re-keys a listed player's entry when the rating changes)."""
     groups = run.meter.by_label()
     if "apply 2p" not in groups:
         return ["ratings: NOT MEASURED"]
 
-    def mean(label: str) -> tuple[float, float, float]:
+    def mean(label: str) -> tuple[float, float, float, float]:
         samples = groups[label]
         n = len(samples)
         return (
             sum(len(s.calls) for s in samples) / n,
             sum(s.read_units for s in samples) / n,
             sum(s.write_units for s in samples) / n,
+            sum(s.index_write_units for s in samples) / n,
         )
 
-    calls, rru, wru = mean("apply 2p")
-    lines = [f"applying an unrated 2-seat result: {calls:.0f} calls, {rru:.1f} RRU, {wru:.1f} WRU"]
+    calls, rru, wru, gsi = mean("apply 2p")
+    lines = [
+        f"applying an unrated 2-seat result: {calls:.0f} calls, {rru:.1f} RRU, {wru:.1f} WRU "
+        f"(+{gsi:.1f} GSI)"
+    ]
     for label in ("rate 2p", "rate 4p"):
-        c, r, w = mean(label)
+        c, r, w, g = mean(label)
         lines.append(
-            f"applying a rated {label[-2]}-seat result: {c:.0f} calls, {r:.1f} RRU, {w:.1f} WRU"
+            f"applying a rated {label[-2]}-seat result: {c:.0f} calls, {r:.1f} RRU, {w:.1f} WRU "
+            f"(+{g:.1f} GSI)"
         )
-    c, r, w = mean("rate 2p")
+    c, r, w, g = mean("rate 2p")
     lines.append(
         f"rating a 2-seat game adds {c - calls:+.0f} calls, {r - rru:+.1f} RRU, {w - wru:+.1f} WRU "
-        "(index writes of listed players not included: see docs/cost.md)"
+        f"and {g - gsi:+.1f} GSI WRU"
     )
     for label in ("board", "board+me", "snapshot"):
         if label in groups:
-            c, r, w = mean(label)
-            lines.append(f"{label}: {c:.0f} DynamoDB calls, {r:.1f} RRU, {w:.1f} WRU")
+            c, r, w, g = mean(label)
+            lines.append(
+                f"{label}: {c:.0f} DynamoDB calls, {r:.1f} RRU, {w:.1f} WRU (+{g:.1f} GSI)"
+            )
     return lines
 
 

@@ -27,13 +27,13 @@ from websockets.sync.client import connect
 from mineduel.local.client import ApiClient, http_transport, next_tap
 from mineduel.local.stack import RunningStack, start_local_stack
 
+from .indexes import physical_tables
 from .metering import Meter
 from .prices import PRICES
 
 COMMITS = 30
 LATENCY_SAMPLES = 30
 WEBSOCKET_MESSAGE = 1.00 / 1e6  # API Gateway WebSocket: per message (32 KB units), first 1 billion
-EVENTBRIDGE_EVENT = 1.00 / 1e6  # custom events put on a bus
 FANOUT_MEMORY_GB = 0.25  # template.yaml: LiveFanoutFunction MemorySize 256
 
 
@@ -141,6 +141,7 @@ def main() -> None:
     meter = Meter()
     stack = start_local_stack(port=0, poll_schedules=False)
     try:
+        meter.tables.update(physical_tables(stack.provisioned))
         latencies = measure_latency(stack)
         run = measure_cost(stack, meter)
     finally:
@@ -164,7 +165,7 @@ def main() -> None:
         + seconds * FANOUT_MEMORY_GB * PRICES.lambda_gb_second_arm64
         + rru * PRICES.dynamodb_read_unit
         + posts * WEBSOCKET_MESSAGE
-        + events * EVENTBRIDGE_EVENT
+        + events * PRICES.eventbridge_event
     )
     per_move = usd_write / moves_per_write
     print(f"  per write ${usd_write * 1e6:.2f} per million; per move ${per_move * 1e6:.2f}")

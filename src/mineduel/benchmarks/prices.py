@@ -29,6 +29,9 @@ class Prices:
     """Lambda's own sampling with ``Tracing: Active`` (it takes no custom sampling rule): the
     first request each second per function, then 5% of the rest; at volume, 5%."""
     logs_ingest_gb: float = 0.50
+    eventbridge_event: float = 1.00 / 1e6
+    """EventBridge custom events put on a bus (``PutEvents``), per entry, each 64 KB chunk of an
+    entry counted as one (https://aws.amazon.com/eventbridge/pricing/)."""
 
 
 PRICES = Prices()
@@ -45,6 +48,20 @@ class GameUsage:
     kms_calls: float
     scheduler_invocations: float
     stored_bytes: float
+    log_bytes: float
+    index_write_units: float = 0.0
+    """Writes of the table's global secondary indexes (measured from the items written)."""
+
+
+@dataclass(frozen=True)
+class FanoutUsage:
+    """What the live fan-out (the table stream's function) uses for one game."""
+
+    invocations: float
+    lambda_gb_seconds: float
+    read_units: float
+    write_units: float
+    bus_events: float
     log_bytes: float
 
 
@@ -64,6 +81,10 @@ def cost_lines(
             n * usage.lambda_gb_seconds * prices.lambda_gb_second_arm64,
         ),
         ("DynamoDB writes (on-demand)", n * usage.write_units * prices.dynamodb_write_unit),
+        (
+            "DynamoDB writes of secondary indexes",
+            n * usage.index_write_units * prices.dynamodb_write_unit,
+        ),
         ("DynamoDB reads (on-demand)", n * usage.read_units * prices.dynamodb_read_unit),
         (
             "DynamoDB storage, one month",
@@ -80,3 +101,32 @@ def cost_lines(
         ),
         ("CloudWatch Logs ingestion", n * usage.log_bytes / 1e9 * prices.logs_ingest_gb),
     ]
+
+
+def fanout_cost_lines(
+    usage: FanoutUsage, games: int = 1000, prices: Prices = PRICES
+) -> list[tuple[str, float]]:
+    """(item, USD) of the live fan-out for ``games`` games, one line per billed service (its
+    DynamoDB writes only when it made any)."""
+    n = games
+    lines = [
+        ("live fan-out: Lambda requests", n * usage.invocations * prices.lambda_request),
+        (
+            "live fan-out: Lambda duration",
+            n * usage.lambda_gb_seconds * prices.lambda_gb_second_arm64,
+        ),
+        ("live fan-out: DynamoDB reads", n * usage.read_units * prices.dynamodb_read_unit),
+    ]
+    if usage.write_units:
+        lines.append(
+            ("live fan-out: DynamoDB writes", n * usage.write_units * prices.dynamodb_write_unit)
+        )
+    lines += [
+        ("live fan-out: EventBridge events", n * usage.bus_events * prices.eventbridge_event),
+        (
+            "live fan-out: X-Ray traces and logs",
+            n * usage.invocations * prices.xray_sampled_share * prices.xray_trace
+            + n * usage.log_bytes / 1e9 * prices.logs_ingest_gb,
+        ),
+    ]
+    return lines
