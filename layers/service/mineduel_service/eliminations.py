@@ -143,8 +143,10 @@ def sweep(limit_per_shard: int = 100) -> dict[str, int]:
     """End every game whose time is up, through ``expire_turn``, and apply every finished
     game's result still pending (``results``); the outcomes counted.
 
-    The deadline index is eventually consistent, so a game it lists may have moved on: each
-    one is re-read and checked by ``expire_turn`` itself. One game's failure never stops the
+    The deadline index is eventually consistent, and its key is coarse (rounded up) on a turn
+    nobody waits for (``GameRecord.due_key``), so a game it lists may have moved on or not be
+    due yet: each one is re-read and checked against its exact times by ``expire_turn`` itself,
+    and one not due is left for a later sweep (``early``). One game's failure never stops the
     sweep (it is logged and counted, and the next sweep tries again).
     """
     until = clock.iso(clock.now())
