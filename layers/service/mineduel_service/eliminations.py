@@ -2,9 +2,12 @@
 
 A passed deadline is recorded by whichever comes first, and only once (each is the same
 conditional write, so the others find the game moved on and change nothing):
-- the turn's own schedule firing the expiry function (``expire_turn``);
+- the turn's own schedule firing the expiry function (``expire_turn``), for a turn another
+  person waits for;
 - the sweeper, every minute, for any game whose deadline passed (``sweep``): the second line
-  of defence when a schedule could not be created, its delivery failed or the function crashed;
+  of defence when a schedule could not be created, its delivery failed or the function crashed,
+  and the only one for a turn nobody else waits for (against bots), found at most a tenth of
+  the turn late (``GameRecord.due_key``);
 - any seat claiming it (``claim_timeout``), and any commit or resignation arriving late;
 - any read of the game (``reads.current`` asks the expiry function), so the game reads as timed
   out the moment anyone looks at it after the deadline.
