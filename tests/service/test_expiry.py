@@ -260,6 +260,29 @@ def test_a_seat_that_is_not_to_move_claims_the_passed_deadline(served_api: Api) 
     assert _game(served_api, game_id) == after
 
 
+def test_a_claim_among_three_people_gives_the_next_turn_its_schedule(served_api: Api) -> None:
+    """The claimed turn's successor has a person waiting on it (the third), so its own schedule;
+    the claimed turn's schedule is left to fire, stale."""
+    (_alice, bob, _carol), game = served_api.people_game(
+        "claim3-alice", "claim3-bob", "claim3-carol", move_deadline_s=60
+    )
+    game_id = game["game_id"]
+    clock.advance(61)
+    claimed = served_api.call("POST", f"/v1/games/{game_id}/timeout", token=bob)
+    assert claimed.status == 200, claimed.body
+    after = claimed.body
+    assert after["seats"][0]["out"] and after["turn"]["seat"] == 1 and after["move_count"] == 1
+    assert _schedules_of(game_id) == [f"turn-{game_id}-0", f"turn-{game_id}-1"]
+    assert _schedule_input(game_id, 1) == {
+        "game_id": game_id,
+        "move_count": 1,
+        "deadline": after["turn"]["deadline"],
+    }
+    assert served_api.expire(_schedule_input(game_id, 0)) == "stale"
+    clock.advance(61)
+    assert _fire(served_api, game_id, 1) == "timed-out"
+
+
 def test_a_late_commit_from_another_seat_records_the_timeout_and_is_refused(
     served_api: Api,
 ) -> None:

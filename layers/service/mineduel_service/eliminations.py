@@ -6,8 +6,8 @@ conditional write, so the others find the game moved on and change nothing):
   person waits for;
 - the sweeper, every minute, for any game whose deadline passed (``sweep``): the second line
   of defence when a schedule could not be created, its delivery failed or the function crashed,
-  and the only one for a turn nobody else waits for (against bots), found at most a tenth of
-  the turn late (``GameRecord.due_key``);
+  and the only one for a turn nobody else waits for (against bots), found at most a bucket of
+  a tenth of the turn's time (a minute to an hour) late (``GameRecord.due_key``);
 - any seat claiming it (``claim_timeout``), and any commit or resignation arriving late;
 - any read of the game (``reads.current`` asks the expiry function), so the game reads as timed
   out the moment anyone looks at it after the deadline.

@@ -3,9 +3,9 @@ at the turn's deadline.
 
 Only a turn for whose end another person waits gets a schedule (``GameRecord.someone_waits``):
 a turn against bots, or of the last person left among bots, is ended (and warned) by the
-sweeper alone, at most a tenth of the turn's time late (at most an hour, and never early,
-``GameRecord.due_key``); nobody waits for it, and a schedule per commit is most of what a game
-against the bot costs in Scheduler (docs/cost.md).
+sweeper alone, never early and late by at most a bucket of a tenth of the turn's time (a minute
+to an hour, ``GameRecord.due_key``) and the sweeper's minute; nobody waits for it, and a
+schedule per commit is most of what a game against the bot costs in Scheduler (docs/cost.md).
 
 A schedule is named after the game AND the move number its turn starts at
 (``turn-<game id>-<move count>``), so every turn has a schedule of its own. That is what makes a

@@ -3,11 +3,13 @@
 The warning is a write of the game (``warned_for`` set to the turn's deadline), conditional like
 every other, so of every path that may give it (the turn's schedule firing at the warning time,
 the sweeper finding it due, a retried delivery) exactly one lands. A turn on which nobody but
-the player to move waits has no schedule: the sweeper alone warns it, at most a tenth of the
-turn's time after the warning time (``GameRecord.due_key``), never before it (``warning_due``).
+the player to move waits has no schedule: the sweeper alone warns it, within a tenth of the
+turn's time and a minute after the warning time (``GameRecord.due_key``), never before it
+(``warning_due``).
 The push message and the ``TurnAlmostUp`` event on the stack's bus follow from that write
 through the table's stream (``live_changes``), like every other change of a game. Which turns
-are warned is ``GameRecord.warning_at``."""
+are warned is ``GameRecord.warning_at``.
+"""
 
 from __future__ import annotations
 
