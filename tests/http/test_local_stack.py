@@ -1,7 +1,8 @@
 """End to end over real HTTP: the local stack (template.yaml on moto, the real handlers) as a
 client sees it. Games are played by a guest against the bot and checked afterwards by the
 engine's verifier and by ``mineduel verify URL``; deadlines are made to pass with the local
-clock; commits race; retries carry an Idempotency-Key; reads are conditional.
+clock (in a game between two accounts, whose turns have schedules); commits race; retries carry
+an Idempotency-Key; reads are conditional.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from mineduel_engine import verify_document
 from openapi_spec_validator import validate
 
 from mineduel.cli import main as mineduel_main
+from mineduel.local.accounts import signed_in
 from mineduel.local.client import ApiClient, Reply, http_transport, next_tap, public_state
 from mineduel.local.openapi import render
 from mineduel.local.stack import RunningStack, start_local_stack
@@ -102,29 +104,32 @@ def test_nothing_hidden_is_served_while_a_game_runs(guest: ApiClient) -> None:
 
 
 def test_a_missed_deadline_fires_through_the_clock_and_ends_the_game_against_that_seat(
-    stack: RunningStack, guest: ApiClient
+    stack: RunningStack,
 ) -> None:
-    game = guest.create_game(move_deadline_s=60)
+    alice = signed_in(stack, "deadline-alice", username=False)
+    game = alice.create_game(seats=2, bots=0, move_deadline_s=60)
     path = f"/v1/games/{game['game_id']}"
-    early = _ok(guest.call("POST", "/_local/clock", {"advance_s": 30}))
+    joined = signed_in(stack, "deadline-bob", username=False).call("POST", f"{path}/join", {})
+    game = _ok(joined)
+    early = _ok(alice.call("POST", "/_local/clock", {"advance_s": 30}))
     assert not any(name.startswith("turn-") for name in early["fired"])
-    assert _ok(guest.call("GET", path))["status"] == "active"
+    assert _ok(alice.call("GET", path))["status"] == "active"
 
-    late = _ok(guest.call("POST", "/_local/clock", {"advance_s": 31}))
+    late = _ok(alice.call("POST", "/_local/clock", {"advance_s": 31}))
     assert f"turn-{game['game_id']}-0" in late["fired"]
-    ended = _ok(guest.call("GET", path))
+    ended = _ok(alice.call("GET", path))
     assert ended["status"] == "finished"
     assert ended["result"]["reason"] == "timeout"
     assert ended["result"]["winner"] == 1
     assert ended["seats"][0]["out"] is True
-    last = _ok(guest.call("GET", f"{path}/moves?after=0"))["moves"][-1]
+    last = _ok(alice.call("GET", f"{path}/moves?after=0"))["moves"][-1]
     assert (last["seat"], last["action"]) == (0, "timeout")
 
     row, col = next_tap(game)
-    refused = guest.commit(game, row, col)
+    refused = alice.commit(game, row, col)
     assert refused.status == 409
     assert refused.json()["error"]["code"]
-    assert verify_document(_ok(guest.call("GET", f"{path}/verify"))).ok
+    assert verify_document(_ok(alice.call("GET", f"{path}/verify"))).ok
 
 
 def test_of_32_concurrent_commits_of_one_turn_exactly_one_lands(guest: ApiClient) -> None:

@@ -183,6 +183,25 @@ class Api:
         assert reply.status == 201, reply.body
         return dict(reply.body)
 
+    def people_game(
+        self, *names: str, bots: int = 0, **body: Any
+    ) -> tuple[list[str], dict[str, Any]]:
+        """A running game between the accounts ``names`` (the first creates it, the others
+        join it in seat order) and ``bots`` bots in the last seats: the accounts' tokens and
+        the Game as the last join left it. Account tokens are verified against the pool's JWKS
+        over HTTP: call it on ``served_api``."""
+        tokens = [self.account(name) for name in names]
+        seats = {"seats": len(names) + bots, "bots": bots, **body}
+        created = self.call("POST", "/v1/games", token=tokens[0], body=seats)
+        assert created.status == 201, created.body
+        game = dict(created.body)
+        for token in tokens[1:]:
+            joined = self.call("POST", f"/v1/games/{game['game_id']}/join", token=token)
+            assert joined.status == 200, joined.body
+            game = dict(joined.body)
+        assert game["status"] == "active", game
+        return tokens, game
+
     def commit(
         self, token: str, game_id: str, row: int, col: int, expected: int, **extra: Any
     ) -> Reply:

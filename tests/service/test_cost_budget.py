@@ -2,8 +2,9 @@
 
 A commit (the human's tap and every bot reply) makes at most one DynamoDB read, one
 transactional write, one KMS call (none when this environment decrypted the game's seed
-recently) and one Scheduler call; reading a game makes one DynamoDB
-read and no KMS call. Counted with botocore's own event hooks on the service's clients.
+recently) and one Scheduler call, none against the bot (nobody waits for the human's turn: the
+sweeper ends it); reading a game makes one DynamoDB read and no KMS call. Counted with
+botocore's own event hooks on the service's clients.
 """
 
 from __future__ import annotations
@@ -24,6 +25,16 @@ READS = {"GetItem", "BatchGetItem", "Query"}
 @pytest.fixture
 def calls(api: Api) -> Iterator[Counter[str]]:
     """Every AWS operation the service's clients send, by ``service.Operation``."""
+    yield from _counted()
+
+
+@pytest.fixture
+def served_calls(served_api: Api) -> Iterator[Counter[str]]:
+    """``calls`` on the served stack (games between accounts)."""
+    yield from _counted()
+
+
+def _counted() -> Iterator[Counter[str]]:
     counter: Counter[str] = Counter()
 
     def count(model: Any, **_: Any) -> None:
@@ -57,7 +68,7 @@ def test_a_commit_with_bot_replies_stays_within_budget(
     assert calls["dynamodb.TransactWriteItems"] == 1, calls
     assert _by_service(calls, "dynamodb") == 2, calls
     assert _by_service(calls, "kms") == 1, calls
-    assert _by_service(calls, "scheduler") == 1, calls
+    assert _by_service(calls, "scheduler") == 0, calls  # nobody waits: no schedule
 
 
 def test_a_multi_move_bot_reply_is_still_one_transaction(api: Api, calls: Counter[str]) -> None:
@@ -73,7 +84,7 @@ def test_a_multi_move_bot_reply_is_still_one_transaction(api: Api, calls: Counte
         # The first commit decrypts the seed; later ones find it in this environment's memory.
         assert _by_service(calls, "dynamodb") == 2
         assert _by_service(calls, "kms") == (1 if expected == 0 else 0), calls
-        assert _by_service(calls, "scheduler") == 1
+        assert _by_service(calls, "scheduler") == 0
         if reply.body["game"]["status"] != "active":
             break
         board, expected = reply.body["game"]["board"], reply.body["game"]["move_count"]
@@ -89,15 +100,17 @@ def test_a_read_is_one_read_and_no_kms(api: Api, calls: Counter[str]) -> None:
     assert dict(calls) == {"dynamodb.Query": 1}
 
 
-def test_a_game_that_becomes_active_creates_its_schedule_in_one_call(
+def test_a_game_against_the_bot_starts_and_ends_without_scheduler_calls(
     api: Api, calls: Counter[str]
 ) -> None:
     token = api.guest()
     calls.clear()
     game = api.bot_game(token)
     assert game["status"] == "active"
-    assert calls["scheduler.CreateSchedule"] == 1, calls
-    assert _by_service(calls, "scheduler") == 1, calls
+    api.commit(token, game["game_id"], 7, 7, 0)
+    ended = api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token).body
+    assert ended["status"] == "finished"
+    assert _by_service(calls, "scheduler") == 0, calls
 
 
 def test_a_game_over_drops_its_seed_from_memory(api: Api, calls: Counter[str]) -> None:
@@ -110,3 +123,43 @@ def test_a_game_over_drops_its_seed_from_memory(api: Api, calls: Counter[str]) -
     calls.clear()
     crypto.decrypt_seed(record.seed_ciphertext, record.game_id)
     assert _by_service(calls, "kms") == 1  # not served from memory any more
+
+
+# The served stack's tests come last: once it is up, it is the stack of the module.
+def test_a_commit_between_people_makes_one_scheduler_call(
+    served_api: Api, served_calls: Counter[str]
+) -> None:
+    (alice, bob), game = served_api.people_game("budget-alice", "budget-bob")
+    expected = 0
+    for _ in range(3):
+        record = store.get_game(game["game_id"])
+        assert record is not None and record.state.turn is not None
+        token = (alice, bob)[record.state.turn]  # whoever is to move
+        covered = [i for i, c in enumerate(record.state.cells) if c == "."]
+        cell, width = covered[len(covered) // 2], record.settings.width
+        served_calls.clear()
+        reply = served_api.commit(token, game["game_id"], cell // width, cell % width, expected)
+        assert reply.status == 200, reply.body
+        reads = sum(n for name, n in served_calls.items() if name.split(".")[1] in READS)
+        assert reads == 1, served_calls
+        assert served_calls["dynamodb.TransactWriteItems"] == 1, served_calls
+        assert _by_service(served_calls, "dynamodb") == 2, served_calls
+        # The first commit decrypts the seed; later ones find it in this environment's memory.
+        assert _by_service(served_calls, "kms") == (1 if expected == 0 else 0), served_calls
+        assert served_calls["scheduler.CreateSchedule"] == 1, served_calls  # the other waits
+        assert _by_service(served_calls, "scheduler") == 1, served_calls
+        expected = reply.body["game"]["move_count"]
+
+
+def test_a_game_that_becomes_active_creates_its_schedule_in_one_call(
+    served_api: Api, served_calls: Counter[str]
+) -> None:
+    api = served_api
+    alice, bob = api.account("active-alice"), api.account("active-bob")
+    created = api.call("POST", "/v1/games", token=alice, body={"seats": 2, "bots": 0}).body
+    assert created["status"] == "waiting"
+    served_calls.clear()
+    game = api.call("POST", f"/v1/games/{created['game_id']}/join", token=bob).body
+    assert game["status"] == "active"
+    assert served_calls["scheduler.CreateSchedule"] == 1, served_calls
+    assert _by_service(served_calls, "scheduler") == 1, served_calls

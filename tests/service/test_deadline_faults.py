@@ -1,5 +1,6 @@
 """Faults on the way to a deadline: each is injected into the real AWS calls (moto behind
-botocore), and the game still ends on time, within the sweeper's period, exactly once.
+botocore), and the game still ends on time, within the sweeper's period, exactly once. The games
+are between two accounts: only a turn on which another person waits has a schedule to lose.
 
 - the Scheduler call after a commit fails (Scheduler unavailable);
 - the expiry function raises on its deliveries (KMS unavailable), so Lambda retries it and sends
@@ -99,10 +100,10 @@ def _ends_on_time_exactly_once(api: Api, game_id: str, deadline: str) -> None:
 
 
 def test_a_failed_schedule_call_after_a_commit_is_covered_by_the_sweeper(
-    api: Api, log_output: Any
+    served_api: Api, log_output: Any
 ) -> None:
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+    api = served_api
+    (token, _bob), game = api.people_game("fail-alice", "fail-bob", move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
     with fault(aws.scheduler(), "before-call.scheduler.CreateSchedule", _unavailable):
         reply = api.commit(token, game_id, 8, 8, 0)
@@ -113,9 +114,11 @@ def test_a_failed_schedule_call_after_a_commit_is_covered_by_the_sweeper(
     _ends_on_time_exactly_once(api, game_id, after["turn"]["deadline"])
 
 
-def test_an_expiry_function_that_raises_is_retried_dead_lettered_and_swept(api: Api) -> None:
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+def test_an_expiry_function_that_raises_is_retried_dead_lettered_and_swept(
+    served_api: Api,
+) -> None:
+    api = served_api
+    _, game = api.people_game("raise-alice", "raise-bob", move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
     deadline = game["turn"]["deadline"]
     delivery = {"game_id": game_id, "move_count": 0, "deadline": deadline}
@@ -137,9 +140,9 @@ def test_an_expiry_function_that_raises_is_retried_dead_lettered_and_swept(api: 
     _ends_on_time_exactly_once(api, game_id, deadline)
 
 
-def test_a_process_that_dies_between_the_write_and_the_schedule_call(api: Api) -> None:
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+def test_a_process_that_dies_between_the_write_and_the_schedule_call(served_api: Api) -> None:
+    api = served_api
+    (token, _bob), game = api.people_game("die-alice", "die-bob", move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
     key = {"idempotency-key": "crash-1"}
     with (
@@ -159,13 +162,13 @@ def test_a_process_that_dies_between_the_write_and_the_schedule_call(api: Api) -
     _ends_on_time_exactly_once(api, game_id, record.deadline)
 
 
-def test_undeliverable_schedules_go_to_the_dead_letter_queue(api: Api) -> None:
+def test_undeliverable_schedules_go_to_the_dead_letter_queue(served_api: Api) -> None:
     """Scheduler's side: a schedule whose target cannot be invoked ends in the DLQ; the game
     it was for is ended by the sweeper."""
     from mineduel.local.stack import scheduler_for  # noqa: PLC0415
 
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+    api = served_api
+    _, game = api.people_game("dlq-alice", "dlq-bob", move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
     deadline = game["turn"]["deadline"]
     config = get_config()

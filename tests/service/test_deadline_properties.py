@@ -1,19 +1,24 @@
 """A property of the whole deadline machinery: random commits, clock advances, schedule
 deliveries, sweeps, claims and reads, some racing each other in threads, never leave a running
-game without exactly one live way to end on time.
+game without a live way to end on time.
 
-"Live" means: of the game's schedules, exactly one would end the current turn (its input names
-the game's current move count and deadline, and it is not a warning schedule whose warning was
-given already; every other one is a stale delivery that changes nothing), and the sweeper's
-deadline index lists the game at its next due time (the turn's warning time while a warning is
-due, else its deadline). And whenever the local Scheduler has run at or after a deadline, that
-deadline has been recorded. Turns of an hour are played too, so warnings come into it.
+"Live" means: while another person waits for the turn, of the game's schedules exactly one
+would end the current turn (its input names the game's current move count and deadline, and it
+is not a warning schedule whose warning was given already; every other one is a stale delivery
+that changes nothing), and none does once nobody waits (the sweeper alone ends such a turn); and
+the sweeper's deadline index lists the game at its next due time (the turn's warning time while a
+warning is due, else its deadline): exactly while someone waits, else rounded up by less than
+one bucket. Whenever the local Scheduler has run at or after the deadline of a turn someone waits
+for, that deadline has been recorded; after any sweep, a running game's key is still ahead.
+Games are between two people, alone or with a bot (a timeout or a claim can leave the last
+person with the bot); turns of an hour are played too, so warnings come into it.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import boto3
@@ -66,26 +71,46 @@ def _live_schedules(game_id: str, move_count: int, deadline: str, warned: bool) 
 
 
 def _indexed_at(game_id: str) -> str | None:
-    shard = store.deadline_shard(game_id)
-    for found in store.due_games(shard, "9999"):
-        if found == game_id:
-            record = store.get_game(game_id)
-            return None if record is None else record.due_at
+    """The game's key in the sweeper's index, as the index holds it."""
+    client = boto3.client("dynamodb", region_name=get_config().region)
+    request: dict[str, Any] = {
+        "TableName": get_config().table_name,
+        "IndexName": store.DEADLINE_INDEX,
+        "KeyConditionExpression": "due_shard = :shard",
+        "ExpressionAttributeValues": {":shard": {"S": store.deadline_shard(game_id)}},
+    }
+    for page in client.get_paginator("query").paginate(**request):
+        for item in page["Items"]:
+            if item["pk"]["S"] == f"GAME#{game_id}":
+                return str(item["due_at"]["S"])
     return None
 
 
-def _check(game_id: str, scheduler_ran_at: Any) -> None:
+def _check(game_id: str, scheduler_ran_at: Any, swept_at: Any) -> None:
     record = store.get_game(game_id)
     assert record is not None
     if record.status != "active":
         return
-    assert record.deadline is not None
+    assert record.deadline is not None and record.due_at is not None
     warned = record.warned_for == record.deadline
-    assert _live_schedules(game_id, record.state.move_count, record.deadline, warned) == 1
-    assert _indexed_at(game_id) == record.due_at
+    live = _live_schedules(game_id, record.state.move_count, record.deadline, warned)
+    assert live == (1 if record.someone_waits else 0)
+    key = _indexed_at(game_id)
+    assert key is not None and key == record.due_key
     assert record.due_at in (record.deadline, record.warning_at)
-    if scheduler_ran_at is not None and scheduler_ran_at >= clock.parse_iso(record.deadline):
+    late = clock.parse_iso(key) - clock.parse_iso(record.due_at)
+    if record.someone_waits:
+        assert late == timedelta(0)
+    else:
+        assert timedelta(0) <= late < timedelta(seconds=record.sweep_bucket_s)
+    if (
+        record.someone_waits
+        and scheduler_ran_at is not None
+        and scheduler_ran_at >= clock.parse_iso(record.deadline)
+    ):
         raise AssertionError("the Scheduler ran after the deadline and the game still runs")
+    if swept_at is not None and swept_at >= clock.parse_iso(key):
+        raise AssertionError("the sweeper ran at the game's key and left it due")
 
 
 @settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -98,19 +123,14 @@ def test_every_running_game_always_has_exactly_one_live_way_to_end_on_time(
     deadline_s = LONG_DEADLINE_S if long_turns else DEADLINE_S
     scale = deadline_s // DEADLINE_S
     loop = scheduler_for(api.stack, LocalLambda(api.stack, Invoker(api.stack).invoke))
-    if three_seats:
-        tokens = [api.account("prop-a"), api.account("prop-b")]
-        created = api.call(
-            "POST",
-            "/v1/games",
-            token=tokens[0],
-            body={"seats": 3, "bots": 1, "bot_level": "easy", "move_deadline_s": deadline_s},
-        ).body
-        api.call("POST", f"/v1/games/{created['game_id']}/join", token=tokens[1])
-        game_id = created["game_id"]
-    else:
-        tokens = [api.guest()]
-        game_id = api.bot_game(tokens[0], bot_level="easy", move_deadline_s=deadline_s)["game_id"]
+    tokens, game = api.people_game(
+        "prop-a",
+        "prop-b",
+        bots=1 if three_seats else 0,
+        bot_level="easy",
+        move_deadline_s=deadline_s,
+    )
+    game_id = game["game_id"]
     ran_at: list[Any] = [None]
 
     def commit() -> None:
@@ -145,13 +165,22 @@ def test_every_running_game_always_has_exactly_one_live_way_to_end_on_time(
                 thread.join()
             fire()  # what fired before the commit's schedule existed fires now
         elif kind == "sweep":
+            ran_at[0] = clock.now()  # (the sweep looks at least this far)
             api.sweep()
         elif kind == "read":
             api.call("GET", f"/v1/games/{game_id}")
         elif kind == "claim":
             api.call("POST", f"/v1/games/{game_id}/timeout", token=tokens[-1])
-        _check(game_id, ran_at[0] if kind in ("fire", "race") else None)
-    # However the run ended, one Scheduler run now leaves the game within its deadline.
+        ran = ran_at[0] if kind in ("fire", "race", "sweep") else None
+        _check(game_id, ran if kind != "sweep" else None, ran if kind == "sweep" else None)
+    # However the run ended, one Scheduler run now leaves the game within its deadline; a turn
+    # nobody waits for, one sweep at its key.
     fire()
     record = store.get_game(game_id)
-    assert record is not None and not overdue(record, clock.now())
+    assert record is not None
+    if record.status == "active" and not record.someone_waits and record.due_key is not None:
+        clock.advance(max(0.0, (clock.parse_iso(record.due_key) - clock.now()).total_seconds()))
+        api.sweep()
+        record = store.get_game(game_id)
+        assert record is not None
+    assert not overdue(record, clock.now())

@@ -1,5 +1,7 @@
-"""Deadlines: one schedule per turn; expiry is idempotent; every path that sees a passed deadline
-records it once (schedules, the sweeper, claims, late commits and resignations, reads)."""
+"""Deadlines: one schedule per turn on which another person waits (none against bots: the
+sweeper ends those turns from a coarse key, never early); expiry is idempotent; every path that
+sees a passed deadline records it once (schedules, the sweeper, claims, late commits and
+resignations, reads)."""
 
 from __future__ import annotations
 
@@ -55,6 +57,39 @@ def _fire(api: Api, game_id: str, move_count: int) -> str:
     return api.expire(_schedule_input(game_id, move_count))
 
 
+def _indexed(game_id: str) -> str | None:
+    """The game's key in the sweeper's ``deadlines`` index, as the index holds it."""
+    client = boto3.client("dynamodb", region_name=get_config().region)
+    request: dict[str, Any] = {
+        "TableName": get_config().table_name,
+        "IndexName": store.DEADLINE_INDEX,
+        "KeyConditionExpression": "due_shard = :shard",
+        "ExpressionAttributeValues": {":shard": {"S": store.deadline_shard(game_id)}},
+    }
+    for page in client.get_paginator("query").paginate(**request):
+        for item in page["Items"]:
+            if item["pk"]["S"] == f"GAME#{game_id}":
+                return str(item["due_at"]["S"])
+    return None
+
+
+def _set_index_key(game_id: str, due_at: str) -> None:
+    """Put the game in the index at ``due_at`` without a write of the game (as a stale entry of
+    the eventually consistent index would show it)."""
+    boto3.client("dynamodb", region_name=get_config().region).update_item(
+        TableName=get_config().table_name,
+        Key=store.game_key(game_id),
+        UpdateExpression="SET due_at = :due",
+        ExpressionAttributeValues={":due": {"S": due_at}},
+    )
+
+
+def _stored(game_id: str) -> Any:
+    record = store.get_game(game_id)
+    assert record is not None
+    return record
+
+
 def _game(api: Api, game_id: str) -> dict[str, Any]:
     reply = api.call("GET", f"/v1/games/{game_id}")
     assert reply.status == 200, reply.body
@@ -62,10 +97,10 @@ def _game(api: Api, game_id: str) -> dict[str, Any]:
 
 
 def test_every_turn_gets_a_schedule_of_its_own_and_the_last_is_deleted_at_the_end(
-    api: Api,
+    served_api: Api,
 ) -> None:
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+    api = served_api
+    (token, _bob), game = api.people_game("turns-alice", "turns-bob", move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
     schedule = _schedule(game_id, 0)
     assert schedule is not None
@@ -96,9 +131,9 @@ def test_every_turn_gets_a_schedule_of_its_own_and_the_last_is_deleted_at_the_en
     assert _schedule(game_id, after["move_count"]) is None  # the live one is gone
 
 
-def test_expiry_after_the_deadline_puts_the_seat_out_once(api: Api) -> None:
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+def test_expiry_after_the_deadline_puts_the_seat_out_once(served_api: Api) -> None:
+    api = served_api
+    _, game = api.people_game("once-alice", "once-bob", move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
     delivery = _schedule_input(game_id, 0)
     clock.advance(DEADLINE_S + 1)
@@ -114,9 +149,9 @@ def test_expiry_after_the_deadline_puts_the_seat_out_once(api: Api) -> None:
     assert _game(api, game_id) == after
 
 
-def test_an_early_delivery_changes_nothing(api: Api) -> None:
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+def test_an_early_delivery_changes_nothing(served_api: Api) -> None:
+    api = served_api
+    _, game = api.people_game("early-alice", "early-bob", move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
     delivery = _schedule_input(game_id, 0)
     clock.advance(DEADLINE_S - 10)
@@ -125,10 +160,10 @@ def test_an_early_delivery_changes_nothing(api: Api) -> None:
 
 
 def test_a_stale_delivery_changes_nothing_and_the_current_turn_keeps_its_schedule(
-    api: Api,
+    served_api: Api,
 ) -> None:
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+    api = served_api
+    (token, _bob), game = api.people_game("stale-alice", "stale-bob", move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
     stale = _schedule_input(game_id, 0)
     moved = api.commit(token, game_id, 8, 8, 0).body["game"]
@@ -139,8 +174,9 @@ def test_a_stale_delivery_changes_nothing_and_the_current_turn_keeps_its_schedul
     assert _fire(api, game_id, moved["move_count"]) == "timed-out"
 
 
-def test_a_due_bot_game_is_played_on_from_a_schedule_a_minute_ahead(api: Api) -> None:
+def test_a_due_bot_game_is_played_on_from_a_schedule_a_minute_ahead(served_api: Api) -> None:
     """A schedule must name a future time: an already-due deadline fires a minute later."""
+    api = served_api
     token = api.guest()
     game = api.bot_game(token, move_deadline_s=DEADLINE_S)
     record = store.get_game(game["game_id"])
@@ -166,13 +202,13 @@ def test_a_due_bot_game_is_played_on_from_a_schedule_a_minute_ahead(api: Api) ->
         [],
     ],
 )
-def test_malformed_deliveries_are_ignored(api: Api, event: Any) -> None:
-    assert api.expire(event) == "ignored"
+def test_malformed_deliveries_are_ignored(served_api: Api, event: Any) -> None:
+    assert served_api.expire(event) == "ignored"
 
 
-def test_a_commit_after_the_deadline_puts_the_seat_out_without_expiry(api: Api) -> None:
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+def test_a_commit_after_the_deadline_puts_the_seat_out_without_expiry(served_api: Api) -> None:
+    api = served_api
+    (token, _bob), game = api.people_game("late-alice", "late-bob", move_deadline_s=DEADLINE_S)
     game_id = game["game_id"]
     clock.advance(DEADLINE_S)
     late = api.commit(token, game_id, 3, 3, 0)
@@ -224,6 +260,29 @@ def test_a_seat_that_is_not_to_move_claims_the_passed_deadline(served_api: Api) 
     assert _game(served_api, game_id) == after
 
 
+def test_a_claim_among_three_people_gives_the_next_turn_its_schedule(served_api: Api) -> None:
+    """The claimed turn's successor has a person waiting on it (the third), so its own schedule;
+    the claimed turn's schedule is left to fire, stale."""
+    (_alice, bob, _carol), game = served_api.people_game(
+        "claim3-alice", "claim3-bob", "claim3-carol", move_deadline_s=60
+    )
+    game_id = game["game_id"]
+    clock.advance(61)
+    claimed = served_api.call("POST", f"/v1/games/{game_id}/timeout", token=bob)
+    assert claimed.status == 200, claimed.body
+    after = claimed.body
+    assert after["seats"][0]["out"] and after["turn"]["seat"] == 1 and after["move_count"] == 1
+    assert _schedules_of(game_id) == [f"turn-{game_id}-0", f"turn-{game_id}-1"]
+    assert _schedule_input(game_id, 1) == {
+        "game_id": game_id,
+        "move_count": 1,
+        "deadline": after["turn"]["deadline"],
+    }
+    assert served_api.expire(_schedule_input(game_id, 0)) == "stale"
+    clock.advance(61)
+    assert _fire(served_api, game_id, 1) == "timed-out"
+
+
 def test_a_late_commit_from_another_seat_records_the_timeout_and_is_refused(
     served_api: Api,
 ) -> None:
@@ -248,9 +307,10 @@ def test_a_read_after_the_deadline_shows_the_game_timed_out(served_api: Api) -> 
 
 
 def test_scenario_three_seats_each_turn_times_out_in_turn(served_api: Api) -> None:
-    """Two accounts and a bot, 60 s deadlines: each missed turn is recorded by its own
-    schedule, and the game ends with the bot alone."""
-    _alice, _bob, game_id, _ = _three_seats(served_api)
+    """Three accounts, 60 s deadlines: each missed turn is recorded by its own schedule (the
+    others wait for it), and the game ends with the third alone."""
+    _, game = served_api.people_game("each-a", "each-b", "each-c", move_deadline_s=60)
+    game_id = game["game_id"]
     clock.advance(61)
     assert _fire(served_api, game_id, 0) == "timed-out"
     first = _game(served_api, game_id)
@@ -283,8 +343,7 @@ def _due_ids() -> set[str]:
 
 def test_only_games_with_a_running_clock_are_in_the_deadline_index(served_api: Api) -> None:
     api = served_api
-    token = api.guest()
-    game = api.bot_game(token, move_deadline_s=DEADLINE_S)
+    (token, _bob), game = api.people_game("index-alice", "index-bob", move_deadline_s=DEADLINE_S)
     clock.advance(DEADLINE_S + 1)
     assert game["game_id"] in _due_ids()
     api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token)
@@ -324,3 +383,123 @@ def test_a_claim_that_ends_the_game_publishes_the_seed_and_counts_the_result(
     assert _schedules_of(game["game_id"]) == []
     stats = api.call("GET", "/v1/me", token=bob).body["stats"]
     assert stats["wins"] == 1
+
+
+SWEPT_DEADLINE_S = 600  # a game against the bot: its key is rounded up to a bucket of 60 s
+
+
+def test_a_turn_nobody_waits_for_has_no_schedule_and_the_sweeper_ends_it_never_early(
+    served_api: Api,
+) -> None:
+    api = served_api
+    token = api.guest()
+    game_id = api.bot_game(token, move_deadline_s=SWEPT_DEADLINE_S)["game_id"]
+    assert api.commit(token, game_id, 8, 8, 0).status == 200  # and the bot replies
+    assert _schedules_of(game_id) == []  # neither created nor (at the end) deleted
+    record = _stored(game_id)
+    assert record.status == "active" and record.state.turn == 0 and not record.someone_waits
+    assert record.sweep_bucket_s == 60
+    deadline = clock.parse_iso(record.deadline)
+    key = _indexed(game_id)
+    assert key is not None and key == record.due_key
+    late = (clock.parse_iso(key) - deadline).total_seconds()
+    assert 0 <= late < record.sweep_bucket_s  # never early, at most one bucket late
+    assert clock.parse_iso(key).timestamp() % record.sweep_bucket_s == 0
+    # A look at the game before its deadline (a stale entry of the index) changes nothing:
+    # the sweeper acts on the game's own deadline and leaves it for a later look.
+    clock.advance((deadline - clock.now()).total_seconds() - 10)
+    _set_index_key(game_id, clock.iso(clock.now()))
+    assert api.sweep().get("early", 0) >= 1
+    assert _stored(game_id).version == record.version
+    _set_index_key(game_id, key)
+    clock.advance((deadline - clock.now()).total_seconds())
+    if clock.parse_iso(key) - clock.now() >= timedelta(seconds=5):
+        # At its deadline, the game's key is still ahead: the sweeper does not see it yet.
+        assert game_id not in _due_ids()
+        api.sweep()
+        assert _stored(game_id).status == "active"
+    clock.advance((clock.parse_iso(key) - clock.now()).total_seconds())
+    assert game_id in _due_ids()
+    assert api.sweep().get("timed-out", 0) >= 1
+    ended = _stored(game_id)
+    assert ended.status == "finished" and ended.state.result is not None
+    assert ended.state.result.reason == "timeout" and ended.state.result.winner == 1
+    [timeout] = [m for m in store.list_moves(game_id) if m["action"] == "timeout"]
+    assert deadline <= clock.parse_iso(key) <= clock.parse_iso(timeout["at"]) <= clock.now()
+    assert _indexed(game_id) is None and _schedules_of(game_id) == []
+
+
+def test_commits_within_one_bucket_leave_the_index_key_unchanged(served_api: Api) -> None:
+    """Against the bot, every commit moves the deadline, but not the index key while the
+    deadline stays in one bucket: DynamoDB then writes nothing to the index."""
+    api = served_api
+    token = api.guest()
+    deadline_s = 3000  # under an hour (no warning): a bucket of 300 s
+    game_id = api.bot_game(token, move_deadline_s=deadline_s, bot_level="easy")["game_id"]
+    bucket = _stored(game_id).sweep_bucket_s
+    assert bucket == 300
+    # Start a second into a bucket of the deadlines to come, so the commits all fall in it.
+    ahead = int((clock.now() + timedelta(seconds=deadline_s)).timestamp())
+    clock.advance((-ahead) % bucket + 1)
+    client = boto3.client("dynamodb", region_name=get_config().region)
+
+    def commit() -> tuple[str, str]:
+        record = _stored(game_id)
+        covered = [i for i, c in enumerate(record.state.cells) if c == "."]
+        cell, width = covered[len(covered) // 2], record.settings.width
+        reply = api.commit(token, game_id, cell // width, cell % width, record.state.move_count)
+        assert reply.status == 200, reply.body
+        assert reply.body["game"]["status"] == "active"
+        item = client.get_item(TableName=get_config().table_name, Key=store.game_key(game_id))
+        return item["Item"]["deadline"]["S"], item["Item"]["due_at"]["S"]
+
+    committed = []
+    for _ in range(3):
+        committed.append(commit())
+        clock.advance(2)
+    deadlines, keys = [d for d, _ in committed], {k for _, k in committed}
+    assert len(set(deadlines)) == 3  # each commit moved the exact deadline...
+    assert len(keys) == 1  # ...and none moved the index key
+    (key,) = keys
+    assert max(deadlines) <= key and _indexed(game_id) == key
+    # A commit whose deadline falls in the next bucket moves the key by one bucket.
+    clock.advance(bucket)
+    deadline, moved = commit()
+    assert moved == clock.iso(clock.parse_iso(key) + timedelta(seconds=bucket)) >= deadline
+    # Where a person waits, the key is the exact deadline, moved by every commit.
+    (alice, _bob), game = api.people_game("bucket-alice", "bucket-bob", move_deadline_s=deadline_s)
+    clock.advance(2)
+    after = api.commit(alice, game["game_id"], 8, 8, 0).body["game"]
+    assert _indexed(game["game_id"]) == after["turn"]["deadline"] != game["turn"]["deadline"]
+
+
+def test_a_turn_loses_its_schedule_when_the_other_person_leaves(served_api: Api) -> None:
+    """Two accounts and a bot: every person's turn has its schedule while the other person
+    waits; once one resigns, the last person's turns are left to the sweeper."""
+    api = served_api
+    (alice, bob), game = api.people_game(
+        "leave-alice", "leave-bob", bots=1, move_deadline_s=DEADLINE_S
+    )
+    game_id = game["game_id"]
+    assert _schedules_of(game_id) == [f"turn-{game_id}-0"]  # alice to move, bob waits
+    moved = api.commit(alice, game_id, 8, 8, 0).body["game"]
+    assert moved["turn"]["seat"] in (0, 1)  # a person's turn, the other waits
+    current = f"turn-{game_id}-{moved['move_count']}"
+    assert _schedules_of(game_id) == sorted([f"turn-{game_id}-0", current])
+    assert _schedule_input(game_id, moved["move_count"])["deadline"] == moved["turn"]["deadline"]
+    assert _indexed(game_id) == moved["turn"]["deadline"]  # exact: someone waits
+    resigned = api.call("POST", f"/v1/games/{game_id}/resign", token=bob)
+    assert resigned.status == 200, resigned.body
+    record = _stored(game_id)
+    assert record.status == "active" and record.state.turn == 0 and not record.someone_waits
+    # The turn bob waited on lost its schedule; the new one has none; the earlier, stale one
+    # is left to fire (and change nothing) as ever.
+    assert _schedules_of(game_id) == [f"turn-{game_id}-0"]
+    assert api.expire(_schedule_input(game_id, 0)) == "stale"
+    key = _indexed(game_id)
+    assert key is not None and key == record.due_key and key >= record.deadline
+    clock.advance((clock.parse_iso(key) - clock.now()).total_seconds())
+    assert api.sweep().get("timed-out", 0) >= 1
+    ended = _stored(game_id)
+    assert ended.status == "finished" and ended.state.result is not None
+    assert (ended.state.result.reason, ended.state.result.winner) == ("timeout", 2)

@@ -66,7 +66,6 @@ from .identity import authenticate
 from .lobby import display_name
 from .observability import count, logger
 from .records import GameRecord, Seat
-from .turns import follow_schedule
 from .views import game_summary, game_view
 
 VARIANT = "mine-duel"
@@ -226,7 +225,8 @@ def play(token: str | None) -> dict[str, Any]:
     except store.WriteConflict:
         found = get_item(play_key(day, caller.player_id))
         raise _already_played(day, parse_play(found).game_id if found else None) from None
-    follow_schedule(None, record)
+    # No schedule: a daily game is one person against the bot, so nobody waits on its turns;
+    # the sweeper ends (and warns) them (``turns.follow_schedule``).
     count("DailyGamesStarted")
     logger.info("daily game started", extra={"game_id": game_id, "day": day})
     return game_view(record)

@@ -2,9 +2,12 @@
 
 A passed deadline is recorded by whichever comes first, and only once (each is the same
 conditional write, so the others find the game moved on and change nothing):
-- the turn's own schedule firing the expiry function (``expire_turn``);
+- the turn's own schedule firing the expiry function (``expire_turn``), for a turn another
+  person waits for;
 - the sweeper, every minute, for any game whose deadline passed (``sweep``): the second line
-  of defence when a schedule could not be created, its delivery failed or the function crashed;
+  of defence when a schedule could not be created, its delivery failed or the function crashed,
+  and the only one for a turn nobody else waits for (against bots), found at most a bucket of
+  a tenth of the turn's time (a minute to an hour) late (``GameRecord.due_key``);
 - any seat claiming it (``claim_timeout``), and any commit or resignation arriving late;
 - any read of the game (``reads.current`` asks the expiry function), so the game reads as timed
   out the moment anyone looks at it after the deadline.
@@ -143,8 +146,10 @@ def sweep(limit_per_shard: int = 100) -> dict[str, int]:
     """End every game whose time is up, through ``expire_turn``, and apply every finished
     game's result still pending (``results``); the outcomes counted.
 
-    The deadline index is eventually consistent, so a game it lists may have moved on: each
-    one is re-read and checked by ``expire_turn`` itself. One game's failure never stops the
+    The deadline index is eventually consistent, and its key is coarse (rounded up) on a turn
+    nobody waits for (``GameRecord.due_key``), so a game it lists may have moved on or not be
+    due yet: each one is re-read and checked against its exact times by ``expire_turn`` itself,
+    and one not due is left for a later sweep (``early``). One game's failure never stops the
     sweep (it is logged and counted, and the next sweep tries again).
     """
     until = clock.iso(clock.now())

@@ -59,7 +59,9 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
     seats = _seats(creator, invitees, request)
     record = new_game(settings, seats, request.move_deadline_s, request.rated, request.bot_level)
     writes.persist(record, None)
-    follow_schedule(None, record)
+    # No schedule: the caller is the only person seated, so a game that starts at once (against
+    # bots) has nobody waiting on its turns (the sweeper ends them, ``turns.follow_schedule``);
+    # one with seats to fill gets its first schedule when the last person joins.
     count("GamesCreated")
     logger.info("game created", extra={"game_id": record.game_id, "seats": request.seats})
     return game_view(record, 0)
@@ -278,7 +280,7 @@ def rematch(token: str | None, game_id: str) -> dict[str, Any]:
         rematch_of=previous.game_id,
     )
     writes.persist(record, None)
-    follow_schedule(None, record)
+    # No schedule, as for a new game: only the caller is seated (the others are invited).
     count("GamesCreated")
     mine = next(i for i, seat in enumerate(record.seats) if seat.player_id == caller.player_id)
     return game_view(record, mine)

@@ -23,6 +23,14 @@ WARNING_AT = 0.8
 """A turn's "time almost up" warning comes at this share of its time (docs/live.md)."""
 WARNED_DEADLINE_S = 3600
 """Only turns of at least this many seconds are warned: a shorter game is watched live."""
+SWEEP_SHARE = 10
+"""A turn on which nobody waits is ended (or warned) by the sweeper at most a tenth of the
+turn's time late (``due_key``)..."""
+SWEEP_BUCKET_MIN_S = 60
+"""...but never in buckets finer than the sweeper's minute..."""
+SWEEP_BUCKET_MAX_S = 3600
+"""...nor more than an hour late."""
+PEOPLE = ("account", "guest")
 
 SeatKind = Literal["account", "guest", "bot", "open"]
 Status = Literal["waiting", "active", "finished", "cancelled"]
@@ -125,6 +133,56 @@ class GameRecord:
         if self.status == "waiting":
             return self.lapses_at
         return None
+
+    @property
+    def someone_waits(self) -> bool:
+        """True when a person waits for the running turn to end: a seat still in the game,
+        other than the one to move, is held by an account or a guest.
+
+        Only such a turn gets a Scheduler schedule of its own (``turns.follow_schedule``) and
+        an exact key in the sweeper's index: nobody is kept waiting by a turn that ends late,
+        so any other turn (a person against bots, the last person among bots) is left to the
+        sweeper, at a coarse key (``due_key``), which costs neither a schedule nor an index
+        write per commit (docs/cost.md).
+        """
+        seat = self.state.turn
+        if self.status != "active" or self.deadline is None or seat is None:
+            return False
+        return any(i != seat and self.seats[i].kind in PEOPLE for i in self.state.seats_in)
+
+    @property
+    def sweep_bucket_s(self) -> int:
+        """How coarse the sweeper's key of a turn on which nobody waits is: a tenth of the
+        turn's time, at least a minute, at most an hour."""
+        share = self.move_deadline_s // SWEEP_SHARE
+        return min(SWEEP_BUCKET_MAX_S, max(SWEEP_BUCKET_MIN_S, share))
+
+    @property
+    def due_key(self) -> str | None:
+        """What the sweeper's ``deadlines`` index sorts the game by: ``due_at``, except on a
+        person's turn on which nobody waits, where it is ``due_at`` rounded up to the next
+        multiple of ``sweep_bucket_s`` (capped at a daily game's end).
+
+        Rounded up, never down: the sweeper never finds a game before its time (and acts on
+        the exact times of the game itself, ``eliminations.expire_turn``), and finds it at
+        most one bucket late. Every commit of such a game moves its deadline, but within one
+        bucket the key stays the same, and DynamoDB writes nothing to an index whose key
+        attributes did not change. A bot to move is due at once (bots playing on): exact.
+        """
+        due = self.due_at
+        seat = self.state.turn
+        if (
+            due is None
+            or self.status != "active"
+            or self.someone_waits
+            or seat is None
+            or self.seats[seat].kind not in PEOPLE
+        ):
+            return due
+        bucket = self.sweep_bucket_s
+        at = int(clock.parse_iso(due).timestamp())
+        key = clock.iso(datetime.fromtimestamp(-(-at // bucket) * bucket, UTC))
+        return key if self.ends_by is None else min(key, self.ends_by)
 
     @property
     def settings(self) -> Settings:

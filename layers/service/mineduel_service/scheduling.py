@@ -1,13 +1,21 @@
-"""One EventBridge Scheduler schedule per turn: fire the expiry function at the turn's deadline.
+"""One EventBridge Scheduler schedule per turn on which someone waits: fire the expiry function
+at the turn's deadline.
+
+Only a turn for whose end another person waits gets a schedule (``GameRecord.someone_waits``):
+a turn against bots, or of the last person left among bots, is ended (and warned) by the
+sweeper alone, never early and late by at most a bucket of a tenth of the turn's time (a minute
+to an hour, ``GameRecord.due_key``) and the sweeper's minute; nobody waits for it, and a
+schedule per commit is most of what a game against the bot costs in Scheduler (docs/cost.md).
 
 A schedule is named after the game AND the move number its turn starts at
 (``turn-<game id>-<move count>``), so every turn has a schedule of its own. That is what makes a
 deadline impossible to lose by timing: completing (and deleting, ``ActionAfterCompletion:
 DELETE``) an old turn's schedule can never touch the new turn's, and no schedule is ever
-updated while its own delivery is in flight. A commit makes exactly one Scheduler call: it
+updated while its own delivery is in flight. A commit makes at most one Scheduler call: it
 creates the next turn's schedule. Earlier turns' schedules are left to fire; the expiry function
-sees that their turn is over ("stale") and changes nothing. When a game ends, the one call
-deletes the last turn's schedule instead, so a finished game leaves nothing behind to fire.
+sees that their turn is over ("stale") and changes nothing. When a game ends, or nobody waits
+any more (the other person left), the one call deletes the last turn's schedule instead, so a
+turn left to the sweeper has nothing behind it to fire.
 
 "Time almost up" (docs/live.md) costs a commit no second call: when the turn gets a warning, its
 one schedule fires at the warning time (its input says ``"warning": true``); the expiry function

@@ -35,7 +35,7 @@ MOVE_DIGITS = 6
 NO_TURN = -1
 DEADLINE_INDEX = "deadlines"
 DEADLINE_SHARDS = 32
-"""The deadline index is write-sharded: every commit moves its game's ``due_at``, and one
+"""The deadline index is write-sharded: a commit may move its game's ``due_at``, and one
 partition key for all games would cap the whole service at one index partition's write rate
 (docs/scale.md). Fixed for the table's life: changing it would strand items in old shards."""
 CONFLICT_RETRIES = 4
@@ -208,8 +208,10 @@ def deadline_shard(game_id: str) -> str:
 
 def _deadline_index(record: GameRecord) -> dict[str, Any]:
     """``due_shard``/``due_at`` while the game has a time limit, absent once it is over (the
-    index is sparse: finished games cost it nothing)."""
-    due = record.due_at
+    index is sparse: finished games cost it nothing). ``due_at`` here is the record's
+    ``due_key``: coarse on a turn on which nobody waits, so that most commits of such a game
+    leave the index untouched; the exact deadline is the item's ``deadline``."""
+    due = record.due_key
     if due is None:
         return {}
     return {"due_shard": {"S": deadline_shard(record.game_id)}, "due_at": {"S": due}}

@@ -2,10 +2,13 @@
 
 The warning is a write of the game (``warned_for`` set to the turn's deadline), conditional like
 every other, so of every path that may give it (the turn's schedule firing at the warning time,
-the sweeper finding it due, a retried delivery) exactly one lands. The push message and the
-``TurnAlmostUp`` event on the stack's bus follow from that write through the table's stream
-(``live_changes``), like every other change of a game. Which turns are warned is
-``GameRecord.warning_at``.
+the sweeper finding it due, a retried delivery) exactly one lands. A turn on which nobody but
+the player to move waits has no schedule: the sweeper alone warns it, within a tenth of the
+turn's time and a minute after the warning time (``GameRecord.due_key``), never before it
+(``warning_due``).
+The push message and the ``TurnAlmostUp`` event on the stack's bus follow from that write
+through the table's stream (``live_changes``), like every other change of a game. Which turns
+are warned is ``GameRecord.warning_at``.
 """
 
 from __future__ import annotations
@@ -44,9 +47,11 @@ def give_warning(record: GameRecord) -> str:
 
 
 def arm_deadline(record: GameRecord) -> None:
-    """The warned turn's deadline schedule (idempotent). A failure is logged and counted, never
-    raised: the warning is stored, and the sweeper ends the turn on time without a schedule."""
-    if record.deadline is None:
+    """The warned turn's deadline schedule (idempotent), when someone waits for the turn (the
+    sweeper alone ends any other, ``GameRecord.someone_waits``). A failure is logged and
+    counted, never raised: the warning is stored, and the sweeper ends the turn on time without
+    a schedule."""
+    if record.deadline is None or not record.someone_waits:
         return
     try:
         scheduling.arm_deadline(record.game_id, record.state.move_count, record.deadline)

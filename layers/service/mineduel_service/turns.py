@@ -1,5 +1,6 @@
 """The steps every write on a running game shares: bots reply, the deadline moves on, the
-record is finished (seed published) or not, the write is stored, and the turn's schedule follows.
+record is finished (seed published) or not, the write is stored, and the turn's schedule follows
+(when someone waits for the turn).
 
 The seed is decrypted here only when the field is needed: a bot must move, or the game is over
 and its seed is published.
@@ -188,19 +189,25 @@ def _apply_result(record: GameRecord) -> GameRecord:
 
 
 def follow_schedule(before: GameRecord | None, after: GameRecord) -> None:
-    """Give the new turn its own schedule, or remove the last one when the game has ended.
+    """Give the new turn its own schedule when someone waits for it, or remove the last one
+    when it is no longer needed (the game ended, or nobody waits any more).
 
-    One Scheduler call. When the turn gets a "time almost up" warning, its schedule fires at the
-    warning time instead of the deadline, and the expiry function arms the deadline then
-    (``scheduling``); a game that ends after its turn's warning deletes that deadline schedule.
-    A failure is logged and counted (``ScheduleFailures``, which alarms), never raised: the
-    write is stored, every request on the game enforces the deadline itself, and the sweeper
-    ends the game on time without a schedule.
+    At most one Scheduler call, and none at all for a turn on which nobody waits
+    (``GameRecord.someone_waits``: a person against bots): the sweeper ends such a turn, and
+    warns it, from its coarse key in the deadline index. When the turn gets a "time almost up"
+    warning, its schedule fires at the warning time instead of the deadline, and the expiry
+    function arms the deadline then (``scheduling``); a turn that loses its schedule after its
+    warning deletes that deadline schedule. The schedule removed is always the previous turn's
+    (the only one a write can make useless): when someone waited for it and nobody waits now
+    (the other person left, or the game ended), it would only fire stale. A failure is logged
+    and counted (``ScheduleFailures``, which alarms), never raised: the write is stored, every
+    request on the game enforces the deadline itself, and the sweeper ends the game on time
+    without a schedule.
     """
     try:
-        if after.status == "active" and after.deadline is not None:
+        if after.someone_waits and after.deadline is not None:
             scheduling.arm(after.game_id, after.state.move_count, after.deadline, after.warning_at)
-        elif before is not None and before.status == "active" and after.status != "active":
+        elif before is not None and before.someone_waits:
             warned = before.deadline is not None and before.warned_for == before.deadline
             scheduling.disarm(before.game_id, before.state.move_count, warned=warned)
     except Exception as exc:
