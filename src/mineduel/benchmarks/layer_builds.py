@@ -79,9 +79,22 @@ def build_layer(logical_id: str, artifacts: Path, wheel_platform: str = LAMBDA_P
 
 
 def install_runtime_sdk(target: Path) -> Path:
-    """boto3 and botocore in ``target``: what the Lambda runtime provides beside the layers."""
+    """boto3 and botocore in ``target``: what the Lambda runtime provides beside the layers;
+    with the packages the functions bring of their own (``functions/*/requirements.txt``,
+    which SAM installs beside each one's app.py), so every handler can be imported."""
+    own = [f"--requirement={r}" for r in sorted((ROOT / "functions").glob("*/requirements.txt"))]
     done = subprocess.run(  # noqa: S603  (our own pip, fixed arguments)
-        [runtime_python(), "-m", "pip", "install", "--quiet", "--target", str(target), "boto3"],
+        [
+            runtime_python(),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--target",
+            str(target),
+            "boto3",
+            *own,
+        ],
         check=False,
         capture_output=True,
         text=True,
