@@ -122,7 +122,7 @@ class Sample:
 class Meter:
     """Registers the hooks once; :meth:`measure` charges calls to one request.
 
-    ``tables`` (physical table name -> its keys and indexes, see ``indexes.tables_of``) must
+    ``tables`` (physical table name -> its keys and indexes: ``indexes.physical_tables``) must
     name every table a measured request writes: the meter reads the written items by their
     keys and works out their indexes' writes from the template's declaration."""
 
