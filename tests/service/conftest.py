@@ -25,7 +25,7 @@ from typing import Any
 
 import boto3
 import pytest
-from mineduel_service import clock
+from mineduel_service import clock, store
 from mineduel_service.config import get_config, reset_config
 from mineduel_service.observability import logger
 from moto import mock_aws
@@ -182,6 +182,21 @@ class Api:
         reply = self.call("POST", "/v1/games", token=token, body={"bots": 1, **body})
         assert reply.status == 201, reply.body
         return dict(reply.body)
+
+    def deadline_key(self, game_id: str) -> str | None:
+        """The game's key in the sweeper's ``deadlines`` index, as the index itself holds it."""
+        client = boto3.client("dynamodb", region_name=get_config().region)
+        request: dict[str, Any] = {
+            "TableName": get_config().table_name,
+            "IndexName": store.DEADLINE_INDEX,
+            "KeyConditionExpression": "due_shard = :shard",
+            "ExpressionAttributeValues": {":shard": {"S": store.deadline_shard(game_id)}},
+        }
+        for page in client.get_paginator("query").paginate(**request):
+            for item in page["Items"]:
+                if item["pk"]["S"] == f"GAME#{game_id}":
+                    return str(item["due_at"]["S"])
+        return None
 
     def people_game(
         self, *names: str, bots: int = 0, **body: Any

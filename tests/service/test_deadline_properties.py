@@ -70,23 +70,7 @@ def _live_schedules(game_id: str, move_count: int, deadline: str, warned: bool) 
     return live
 
 
-def _indexed_at(game_id: str) -> str | None:
-    """The game's key in the sweeper's index, as the index holds it."""
-    client = boto3.client("dynamodb", region_name=get_config().region)
-    request: dict[str, Any] = {
-        "TableName": get_config().table_name,
-        "IndexName": store.DEADLINE_INDEX,
-        "KeyConditionExpression": "due_shard = :shard",
-        "ExpressionAttributeValues": {":shard": {"S": store.deadline_shard(game_id)}},
-    }
-    for page in client.get_paginator("query").paginate(**request):
-        for item in page["Items"]:
-            if item["pk"]["S"] == f"GAME#{game_id}":
-                return str(item["due_at"]["S"])
-    return None
-
-
-def _check(game_id: str, scheduler_ran_at: Any, swept_at: Any) -> None:
+def _check(api: Api, game_id: str, scheduler_ran_at: Any, swept_at: Any) -> None:
     record = store.get_game(game_id)
     assert record is not None
     if record.status != "active":
@@ -95,7 +79,7 @@ def _check(game_id: str, scheduler_ran_at: Any, swept_at: Any) -> None:
     warned = record.warned_for == record.deadline
     live = _live_schedules(game_id, record.state.move_count, record.deadline, warned)
     assert live == (1 if record.someone_waits else 0)
-    key = _indexed_at(game_id)
+    key = api.deadline_key(game_id)
     assert key is not None and key == record.due_key
     assert record.due_at in (record.deadline, record.warning_at)
     late = clock.parse_iso(key) - clock.parse_iso(record.due_at)
@@ -172,7 +156,7 @@ def test_every_running_game_always_has_exactly_one_live_way_to_end_on_time(
         elif kind == "claim":
             api.call("POST", f"/v1/games/{game_id}/timeout", token=tokens[-1])
         ran = ran_at[0] if kind in ("fire", "race", "sweep") else None
-        _check(game_id, ran if kind != "sweep" else None, ran if kind == "sweep" else None)
+        _check(api, game_id, ran if kind != "sweep" else None, ran if kind == "sweep" else None)
     # However the run ended, one Scheduler run now leaves the game within its deadline; a turn
     # nobody waits for, one sweep at its key.
     fire()

@@ -57,22 +57,6 @@ def _fire(api: Api, game_id: str, move_count: int) -> str:
     return api.expire(_schedule_input(game_id, move_count))
 
 
-def _indexed(game_id: str) -> str | None:
-    """The game's key in the sweeper's ``deadlines`` index, as the index holds it."""
-    client = boto3.client("dynamodb", region_name=get_config().region)
-    request: dict[str, Any] = {
-        "TableName": get_config().table_name,
-        "IndexName": store.DEADLINE_INDEX,
-        "KeyConditionExpression": "due_shard = :shard",
-        "ExpressionAttributeValues": {":shard": {"S": store.deadline_shard(game_id)}},
-    }
-    for page in client.get_paginator("query").paginate(**request):
-        for item in page["Items"]:
-            if item["pk"]["S"] == f"GAME#{game_id}":
-                return str(item["due_at"]["S"])
-    return None
-
-
 def _set_index_key(game_id: str, due_at: str) -> None:
     """Put the game in the index at ``due_at`` without a write of the game (as a stale entry of
     the eventually consistent index would show it)."""
@@ -400,7 +384,7 @@ def test_a_turn_nobody_waits_for_has_no_schedule_and_the_sweeper_ends_it_never_e
     assert record.status == "active" and record.state.turn == 0 and not record.someone_waits
     assert record.sweep_bucket_s == 60
     deadline = clock.parse_iso(record.deadline)
-    key = _indexed(game_id)
+    key = api.deadline_key(game_id)
     assert key is not None and key == record.due_key
     late = (clock.parse_iso(key) - deadline).total_seconds()
     assert 0 <= late < record.sweep_bucket_s  # never early, at most one bucket late
@@ -426,7 +410,7 @@ def test_a_turn_nobody_waits_for_has_no_schedule_and_the_sweeper_ends_it_never_e
     assert ended.state.result.reason == "timeout" and ended.state.result.winner == 1
     [timeout] = [m for m in store.list_moves(game_id) if m["action"] == "timeout"]
     assert deadline <= clock.parse_iso(key) <= clock.parse_iso(timeout["at"]) <= clock.now()
-    assert _indexed(game_id) is None and _schedules_of(game_id) == []
+    assert api.deadline_key(game_id) is None and _schedules_of(game_id) == []
 
 
 def test_commits_within_one_bucket_leave_the_index_key_unchanged(served_api: Api) -> None:
@@ -461,7 +445,7 @@ def test_commits_within_one_bucket_leave_the_index_key_unchanged(served_api: Api
     assert len(set(deadlines)) == 3  # each commit moved the exact deadline...
     assert len(keys) == 1  # ...and none moved the index key
     (key,) = keys
-    assert max(deadlines) <= key and _indexed(game_id) == key
+    assert max(deadlines) <= key and api.deadline_key(game_id) == key
     # A commit whose deadline falls in the next bucket moves the key by one bucket.
     clock.advance(bucket)
     deadline, moved = commit()
@@ -470,7 +454,9 @@ def test_commits_within_one_bucket_leave_the_index_key_unchanged(served_api: Api
     (alice, _bob), game = api.people_game("bucket-alice", "bucket-bob", move_deadline_s=deadline_s)
     clock.advance(2)
     after = api.commit(alice, game["game_id"], 8, 8, 0).body["game"]
-    assert _indexed(game["game_id"]) == after["turn"]["deadline"] != game["turn"]["deadline"]
+    assert (
+        api.deadline_key(game["game_id"]) == after["turn"]["deadline"] != game["turn"]["deadline"]
+    )
 
 
 def test_a_turn_loses_its_schedule_when_the_other_person_leaves(served_api: Api) -> None:
@@ -487,7 +473,7 @@ def test_a_turn_loses_its_schedule_when_the_other_person_leaves(served_api: Api)
     current = f"turn-{game_id}-{moved['move_count']}"
     assert _schedules_of(game_id) == sorted([f"turn-{game_id}-0", current])
     assert _schedule_input(game_id, moved["move_count"])["deadline"] == moved["turn"]["deadline"]
-    assert _indexed(game_id) == moved["turn"]["deadline"]  # exact: someone waits
+    assert api.deadline_key(game_id) == moved["turn"]["deadline"]  # exact: someone waits
     resigned = api.call("POST", f"/v1/games/{game_id}/resign", token=bob)
     assert resigned.status == 200, resigned.body
     record = _stored(game_id)
@@ -496,7 +482,7 @@ def test_a_turn_loses_its_schedule_when_the_other_person_leaves(served_api: Api)
     # is left to fire (and change nothing) as ever.
     assert _schedules_of(game_id) == [f"turn-{game_id}-0"]
     assert api.expire(_schedule_input(game_id, 0)) == "stale"
-    key = _indexed(game_id)
+    key = api.deadline_key(game_id)
     assert key is not None and key == record.due_key and key >= record.deadline
     clock.advance((clock.parse_iso(key) - clock.now()).total_seconds())
     assert api.sweep().get("timed-out", 0) >= 1
