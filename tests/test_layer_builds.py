@@ -9,6 +9,7 @@ changes).
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -64,12 +65,11 @@ def test_the_engine_layer_ships_bytecode_that_is_used_without_its_source(tmp_pat
     # Break one source: an import that still works is running the shipped bytecode.
     settings = site / "mineduel_engine" / "settings.py"
     settings.write_text("raise RuntimeError('the source was compiled, not the bytecode used')\n")
-    probe = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import mineduel_engine.settings as s; "
-        "print(s.__file__, len(s.VARIANT_SPECS))"
-    )
+    # The layer on PYTHONPATH, as Lambda puts /opt/python; -S: nothing else installed.
+    probe = "import mineduel_engine.settings as s; print(s.__file__, len(s.VARIANT_SPECS))"
     done = subprocess.run(  # noqa: S603  (our own interpreter and code)
-        [sys.executable, "-S", "-B", "-c", probe, str(site)],
+        [sys.executable, "-S", "-B", "-c", probe],
+        env={**os.environ, "PYTHONPATH": str(site)},
         check=True,
         capture_output=True,
         text=True,

@@ -13,6 +13,7 @@ start is too slow.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import statistics
 import subprocess
@@ -31,16 +32,16 @@ from .layer_builds import (
 )
 
 RUNS = 3
-_PRELUDE = "import sys, time\nsys.path[:0] = sys.argv[1].split('|') if sys.argv[1] else []\n"
+_PRELUDE = "import sys, time\n"
 _LOAD = (
     "import importlib.util\n"
-    "spec = importlib.util.spec_from_file_location('app', sys.argv[2])\n"
+    "spec = importlib.util.spec_from_file_location('app', sys.argv[1])\n"
     "module = importlib.util.module_from_spec(spec)\n"
     "sys.modules['app'] = module\n"
     "spec.loader.exec_module(module)\n"
 )
 _IMPORT = _PRELUDE + "t = time.perf_counter()\n" + _LOAD + "print(time.perf_counter() - t)\n"
-_AFTER = _PRELUDE + _LOAD + "t = time.perf_counter()\nexec(sys.argv[3])\n"
+_AFTER = _PRELUDE + _LOAD + "t = time.perf_counter()\nexec(sys.argv[2])\n"
 _AFTER += "print(time.perf_counter() - t)\n"
 _LINE = re.compile(r"^import time:\s+(\d+) \|\s+\d+ \|\s+(\S+)")
 
@@ -79,9 +80,14 @@ class Interpreter:
     def run(
         self, code: str, *args: str, flags: tuple[str, ...] = ()
     ) -> subprocess.CompletedProcess[str]:
-        """Run ``code`` with ``args`` after the path; raise if it fails."""
+        """Run ``code`` with ``args``, the path (``PYTHONPATH``, as Lambda sets it for the
+        layers) first; raise if it fails."""
+        env = dict(os.environ)
+        if self.path:
+            env["PYTHONPATH"] = os.pathsep.join(self.path)
         return subprocess.run(  # noqa: S603  (our own interpreter on our own code)
-            [*self.argv, *flags, "-c", code, "|".join(self.path), *args],
+            [*self.argv, *flags, "-c", code, *args],
+            env=env,
             capture_output=True,
             text=True,
             check=True,
