@@ -12,22 +12,15 @@ dependency that pulls them would add some 20 MB). Needs PyPI; prints why when it
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from .layer_builds import LAYERS, BuildError, build_layer
+from .layer_builds import LAMBDA_PLATFORM, LAYERS, ROOT, RUNTIME, BuildError, build_layer
 
-ROOT = Path(__file__).resolve().parents[3]
-RUNTIME = "3.12"
-PLATFORM = "manylinux2014_aarch64"
-BUILDS = {
-    "EngineLayer": (ROOT / "layers" / "engine", "mineduel_engine"),
-    "ServiceLayer": (ROOT / "layers" / "service", "mineduel_service"),
-    "AvatarUploadFunction": (ROOT / "functions" / "avatar_upload", None),
-}
+FUNCTIONS = {"AvatarUploadFunction": ROOT / "functions" / "avatar_upload"}
+"""Functions with a requirements.txt of their own (SAM's python3.12 builder installs it)."""
 
 
 def _measured(target: Path) -> tuple[int, set[str]]:
@@ -36,50 +29,40 @@ def _measured(target: Path) -> tuple[int, set[str]]:
     return sum(p.stat().st_size for p in files), names
 
 
-def built_size(directory: Path, package: str | None) -> tuple[int, set[str]]:
+def built_size(logical_id: str) -> tuple[int, set[str]]:
     """Bytes of the built layer (or function) and the top-level names it holds."""
-    logical_id = next((k for k, (d, _) in BUILDS.items() if d == directory), "")
-    if logical_id in LAYERS:
-        with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch:
+        if logical_id in LAYERS:
             return _measured(build_layer(logical_id, Path(scratch)))
-    with tempfile.TemporaryDirectory() as target:
-        requirements = directory / "requirements.txt"
-        wanted = [
-            line.strip()
-            for line in requirements.read_text().splitlines()
-            if line.strip() and not line.startswith("#")
-        ]
-        if wanted:
-            subprocess.run(  # noqa: S603  (our own pip, fixed arguments)
-                [
-                    sys.executable,
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--target",
-                    target,
-                    "--platform",
-                    PLATFORM,
-                    "--python-version",
-                    RUNTIME,
-                    "--only-binary=:all:",
-                    *wanted,
-                ],
-                check=True,
-                capture_output=True,
-            )
-        if package is not None:
-            shutil.copytree(directory / package, Path(target) / package)
-        return _measured(Path(target))
+        requirements = FUNCTIONS[logical_id] / "requirements.txt"
+        subprocess.run(  # noqa: S603  (our own pip, fixed arguments)
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--target",
+                scratch,
+                "--platform",
+                LAMBDA_PLATFORM,
+                "--python-version",
+                RUNTIME,
+                "--only-binary=:all:",
+                f"--requirement={requirements}",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        return _measured(Path(scratch))
 
 
 def main() -> None:
     """Print each layer's size and whether the AWS SDK is in it."""
-    print(f"== layers: built for Python {RUNTIME} on {PLATFORM} (as sam build does) ==")
-    for name, (directory, package) in BUILDS.items():
+    print(f"== layers: built for Python {RUNTIME} on {LAMBDA_PLATFORM} (as sam build does) ==")
+    for name in (*LAYERS, *FUNCTIONS):
         try:
-            size, names = built_size(directory, package)
+            size, names = built_size(name)
         except (subprocess.CalledProcessError, OSError, BuildError) as exc:
             print(f"  {name:<22} could not be built here ({type(exc).__name__}: {exc})")
             continue
