@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import avatars, http
+from mineduel_service.api import http
+from mineduel_service.people import avatars
 
 app = http.new_app()
 _ERRORS: dict[int, Any] = {

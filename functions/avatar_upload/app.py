@@ -7,8 +7,9 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from mineduel_service import avatar_uploads, http
-from mineduel_service.models import AvatarUploadOut, AvatarUploadRequest, ProfileOut
+from mineduel_service.api import http
+from mineduel_service.contract.models import AvatarUploadOut, AvatarUploadRequest, ProfileOut
+from mineduel_service.people import avatar_uploads
 
 app = http.new_app()
 

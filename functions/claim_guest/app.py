@@ -6,8 +6,9 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from mineduel_service import claims, http
-from mineduel_service.models import ClaimOut, ClaimRequest
+from mineduel_service.api import http
+from mineduel_service.contract.models import ClaimOut, ClaimRequest
+from mineduel_service.people import guest_claims as claims
 
 app = http.new_app()
 

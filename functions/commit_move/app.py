@@ -6,8 +6,9 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Header
-from mineduel_service import commits, http
-from mineduel_service.models import CommitOut, CommitRequest, ErrorOut
+from mineduel_service.api import http
+from mineduel_service.contract.models import CommitOut, CommitRequest, ErrorOut
+from mineduel_service.play import commit as commits
 
 app = http.new_app()
 

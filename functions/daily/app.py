@@ -6,8 +6,9 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from mineduel_service import daily, http
-from mineduel_service.models_daily import DailyOut, DailyTableOut
+from mineduel_service.api import http
+from mineduel_service.contract.daily import DailyOut, DailyTableOut
+from mineduel_service.daily import housekeeping as daily
 
 app = http.new_app()
 

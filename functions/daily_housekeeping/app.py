@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service import daily
-from mineduel_service.observability import logger, publish_metrics
+from mineduel_service.daily import housekeeping as daily
+from mineduel_service.platform.observability import logger, publish_metrics
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import daily, http
-from mineduel_service.models import GameOut
+from mineduel_service.api import http
+from mineduel_service.contract.models import GameOut
+from mineduel_service.daily import housekeeping as daily
 
 app = http.new_app()
 

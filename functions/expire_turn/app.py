@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service import eliminations
-from mineduel_service.models import ExpiryEvent
-from mineduel_service.observability import logger, publish_metrics
+from mineduel_service.contract.models import ExpiryEvent
+from mineduel_service.platform.observability import logger, publish_metrics
+from mineduel_service.play import timeouts as eliminations
 from pydantic import ValidationError
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import exports, http
-from mineduel_service.models_exports import ExportsOut
+from mineduel_service.api import http
+from mineduel_service.archive import exports
+from mineduel_service.contract.exports import ExportsOut
 
 app = http.new_app()
 

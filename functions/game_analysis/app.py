@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import analyses, http
-from mineduel_service.models_analysis import AnalysisOut
+from mineduel_service.api import http
+from mineduel_service.archive import analyses
+from mineduel_service.contract.analysis import AnalysisOut
 
 app = http.new_app()
 

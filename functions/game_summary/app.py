@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import http, share_page, summaries
-from mineduel_service.models import SummaryOut
+from mineduel_service.api import http
+from mineduel_service.archive import share_page, summaries
+from mineduel_service.contract.models import SummaryOut
 
 app = http.new_app()
 

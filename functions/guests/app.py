@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import http, identity, limits
-from mineduel_service.models import GuestOut
+from mineduel_service.api import http
+from mineduel_service.contract.models import GuestOut
+from mineduel_service.games import seats as identity
+from mineduel_service.platform import limits
 
 app = http.new_app()
 

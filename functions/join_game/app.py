@@ -6,8 +6,9 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from mineduel_service import http, lobby
-from mineduel_service.models import GameOut, JoinRequest
+from mineduel_service.api import http
+from mineduel_service.contract.models import GameOut, JoinRequest
+from mineduel_service.lobby import start as lobby
 
 app = http.new_app()
 

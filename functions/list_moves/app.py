@@ -6,8 +6,9 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from mineduel_service import http, reads
-from mineduel_service.models import MovesOut
+from mineduel_service.api import http
+from mineduel_service.contract.models import MovesOut
+from mineduel_service.games import reads
 
 app = http.new_app()
 

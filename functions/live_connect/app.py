@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service import live
-from mineduel_service.errors import ApiError
-from mineduel_service.observability import count, logger, publish_metrics
+from mineduel_service.live import sockets as live
+from mineduel_service.platform.errors import ApiError
+from mineduel_service.platform.observability import count, logger, publish_metrics
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)

@@ -10,8 +10,8 @@ from dataclasses import asdict
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service import fanout
-from mineduel_service.observability import logger, publish_metrics
+from mineduel_service.live import fanout
+from mineduel_service.platform.observability import logger, publish_metrics
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service import live
-from mineduel_service.observability import logger
+from mineduel_service.live import sockets as live
+from mineduel_service.platform.observability import logger
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)

@@ -6,9 +6,10 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from mineduel_service import http, listings
-from mineduel_service.models import GameListOut
-from mineduel_service.pagination import DEFAULT_LIMIT, MAX_LIMIT
+from mineduel_service.api import http
+from mineduel_service.contract.models import GameListOut
+from mineduel_service.people import history as listings
+from mineduel_service.platform.pagination import DEFAULT_LIMIT, MAX_LIMIT
 
 app = http.new_app()
 

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from mineduel_service import exports, http
+from mineduel_service.api import http
+from mineduel_service.archive import exports
 
 app = http.new_app()
 

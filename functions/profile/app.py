@@ -6,8 +6,9 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from mineduel_service import http, people
-from mineduel_service.models import ProfileOut, UpdateMeRequest
+from mineduel_service.api import http
+from mineduel_service.contract.models import ProfileOut, UpdateMeRequest
+from mineduel_service.people import players as people
 
 app = http.new_app()
 

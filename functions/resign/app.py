@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import eliminations, http
-from mineduel_service.models import GameOut
+from mineduel_service.api import http
+from mineduel_service.contract.models import GameOut
+from mineduel_service.play import timeouts as eliminations
 
 app = http.new_app()
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service import eliminations
-from mineduel_service.observability import logger, publish_metrics
+from mineduel_service.platform.observability import logger, publish_metrics
+from mineduel_service.play import timeouts as eliminations
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import http, reads
-from mineduel_service.models import VerificationOut
+from mineduel_service.api import http
+from mineduel_service.contract.models import VerificationOut
+from mineduel_service.games import reads
 
 app = http.new_app()
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service import http, waiting_games
-from mineduel_service.models import GameOut
+from mineduel_service.api import http
+from mineduel_service.contract.models import GameOut
+from mineduel_service.lobby import waiting as waiting_games
 
 app = http.new_app()
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mineduel_engine import verify_document
-from mineduel_service.ratings import (
+from mineduel_service.ratings.model import (
     GameRating,
     PlayerRating,
     RatingSystem,

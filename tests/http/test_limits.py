@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from mineduel_service import clock, limits
+from mineduel_service.platform import clock, limits
 
 from mineduel.local.client import ApiClient, Reply, http_transport
 from mineduel.local.stack import RunningStack, start_local_stack

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from mineduel_service import crypto, store
-from mineduel_service.turns import field_for
+from mineduel_service.games import store
+from mineduel_service.platform import crypto
+from mineduel_service.play.advance import field_for
 
 from mineduel.local.accounts import signed_in
 from mineduel.local.client import ApiClient, Reply

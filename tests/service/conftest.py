@@ -25,9 +25,10 @@ from typing import Any
 
 import boto3
 import pytest
-from mineduel_service import clock, store
-from mineduel_service.config import get_config, reset_config
-from mineduel_service.observability import logger
+from mineduel_service.games import store
+from mineduel_service.platform import clock
+from mineduel_service.platform.config import get_config, reset_config
+from mineduel_service.platform.observability import logger
 from moto import mock_aws
 from moto.moto_server.werkzeug_app import (
     DomainDispatcherApplication,

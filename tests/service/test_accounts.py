@@ -18,8 +18,8 @@ import boto3
 import pytest
 from joserfc import jwt
 from joserfc.jwk import OctKey, RSAKey
-from mineduel_service import clock
-from mineduel_service.config import get_config
+from mineduel_service.platform import clock
+from mineduel_service.platform.config import get_config
 from moto.utilities.utils import load_resource
 
 if TYPE_CHECKING:

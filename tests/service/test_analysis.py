@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mineduel_engine.analysis import analyze_document
-from mineduel_service import analyses
+from mineduel_service.archive import analyses
 
 from mineduel.cli import main as mineduel
 

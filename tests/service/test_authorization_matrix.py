@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from mineduel_service import clock
+from mineduel_service.platform import clock
 from PIL import Image
 
 from mineduel.local.upload_form import post_form

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from botocore.exceptions import ClientError
-from mineduel_service import avatar_images, avatars
-from mineduel_service.config import get_config
+from mineduel_service.people import avatar_images, avatars
+from mineduel_service.platform.config import get_config
 from PIL import Image
 
 from mineduel.local.upload_form import post_form
@@ -288,8 +288,9 @@ def test_a_name_change_between_reading_and_writing_the_profile_is_kept(
     """The avatar is written conditioned on the profile's version: when the profile changes
     after it was read (here: the player renames themself at that very moment), the write is
     refused, the profile read again, and both changes land."""
-    from mineduel_service import avatar_uploads, people  # noqa: PLC0415
-    from mineduel_service.models import UpdateMeRequest  # noqa: PLC0415
+    from mineduel_service.contract.models import UpdateMeRequest  # noqa: PLC0415
+    from mineduel_service.people import avatar_uploads  # noqa: PLC0415
+    from mineduel_service.people import players as people  # noqa: PLC0415
 
     from mineduel.local.invoke import running  # noqa: PLC0415
 
@@ -320,7 +321,7 @@ def test_an_upload_replaced_while_it_is_taken_is_not_set(
 ) -> None:
     """The write is also conditioned on the upload still being the player's current one: a new
     form asked for at that moment wins, and the picture being taken is not set."""
-    from mineduel_service import avatar_uploads  # noqa: PLC0415
+    from mineduel_service.people import avatar_uploads  # noqa: PLC0415
 
     token = api.player("replaced-face")
     good = set_avatar(api, token, picture("PNG", (32, 32), colour=(2, 2, 2)))
@@ -345,7 +346,8 @@ def test_a_failed_write_leaves_the_old_avatar_and_no_upload_behind(
 ) -> None:
     """DynamoDB refusing the transaction (here: the profile changing on every attempt) ends in
     a clear 409, the profile untouched and the upload object gone."""
-    from mineduel_service import avatar_uploads, store  # noqa: PLC0415
+    from mineduel_service.games import store  # noqa: PLC0415
+    from mineduel_service.people import avatar_uploads  # noqa: PLC0415
 
     token = api.player("unlucky-face")
     good = set_avatar(api, token, picture("PNG", (32, 32), colour=(1, 1, 1)))

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import boto3
 from mineduel_engine import rules_for
-from mineduel_service import store
-from mineduel_service.config import get_config
+from mineduel_service.games import store
+from mineduel_service.platform.config import get_config
 
 if TYPE_CHECKING:
     from conftest import Api, Reply

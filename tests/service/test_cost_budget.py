@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from mineduel_service import aws, crypto, store
+from mineduel_service.games import store
+from mineduel_service.platform import aws, crypto
 
 if TYPE_CHECKING:
     from conftest import Api

@@ -11,8 +11,8 @@ import boto3
 from mineduel_engine import verify_document
 from mineduel_engine.daily import day_seed
 from mineduel_engine.fairness import commitment
-from mineduel_service import clock
-from mineduel_service.config import get_config
+from mineduel_service.platform import clock
+from mineduel_service.platform.config import get_config
 
 if TYPE_CHECKING:
     from conftest import Api, Reply

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from botocore.awsrequest import AWSResponse
-from mineduel_service import aws, clock, crypto, scheduling, store
-from mineduel_service.config import get_config
+from mineduel_service.games import store
+from mineduel_service.platform import aws, clock, crypto, scheduling
+from mineduel_service.platform.config import get_config
 
 from mineduel.local.invoke import Invoker
 from mineduel.local.lambda_service import LocalLambda

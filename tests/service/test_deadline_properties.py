@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Any
 import boto3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mineduel_service import clock, store
-from mineduel_service.config import get_config
-from mineduel_service.deadlines import overdue
+from mineduel_service.games import store
+from mineduel_service.games.deadlines import overdue
+from mineduel_service.platform import clock
+from mineduel_service.platform.config import get_config
 
 from mineduel.local.invoke import Invoker
 from mineduel.local.lambda_service import LocalLambda

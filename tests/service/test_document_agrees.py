@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from mineduel_engine.bot import BOT_LEVELS
-from mineduel_service.models import ACTIONS
+from mineduel_service.contract.models import ACTIONS
 
 from mineduel.local.openapi import build
 from mineduel.local.template import load_template

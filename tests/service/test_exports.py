@@ -23,10 +23,11 @@ import boto3
 import pytest
 from mineduel_engine import Field, Settings, commitment, rules_for
 from mineduel_engine.bot import choose_action
-from mineduel_service import clock, crypto, store
-from mineduel_service.config import get_config
-from mineduel_service.game_index import finished_item
-from mineduel_service.records import GameRecord, Seat
+from mineduel_service.games import store
+from mineduel_service.games.player_items import finished_item
+from mineduel_service.games.record import GameRecord, Seat
+from mineduel_service.platform import clock, crypto
+from mineduel_service.platform.config import get_config
 
 from mineduel.cli import main as mineduel
 

@@ -10,7 +10,7 @@ import pytest
 from mineduel_engine import Field, Move, Settings, public_board, rules_for
 from mineduel_engine.bot import choose_move
 from mineduel_engine.state import GameState
-from mineduel_service import turns
+from mineduel_service.play import advance as turns
 
 from mineduel.cli import main as mineduel
 

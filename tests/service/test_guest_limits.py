@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
-from mineduel_service import aws, clock, limits
-from mineduel_service.config import get_config
+from mineduel_service.platform import aws, clock, limits
+from mineduel_service.platform.config import get_config
 
 from mineduel.local.template import load_template
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
-from mineduel_service.config import get_config
+from mineduel_service.platform.config import get_config
 
 from mineduel.local.iam import Audit, FunctionPolicy, IamRequest, UnknownCall, requests_for
 from mineduel.local.invoke import RUNNING, Running, running

@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 import boto3
-from mineduel_service.config import get_config
+from mineduel_service.platform.config import get_config
 
 if TYPE_CHECKING:
     from conftest import Api

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mineduel_service import clock
-from mineduel_service.config import get_config
+from mineduel_service.platform import clock
+from mineduel_service.platform.config import get_config
 
 if TYPE_CHECKING:
     from conftest import Api, Reply

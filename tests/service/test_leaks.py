@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from mineduel_engine import Field, Move, Settings, public_board
-from mineduel_service import crypto
-from mineduel_service.config import get_config
-from mineduel_service.observability import logger
+from mineduel_service.platform import crypto
+from mineduel_service.platform.config import get_config
+from mineduel_service.platform.observability import logger
 
 if TYPE_CHECKING:
     from conftest import Api, Reply

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
-from mineduel_service import connections, store
-from mineduel_service.config import get_config
+from mineduel_service.games import store
+from mineduel_service.live import connections
+from mineduel_service.platform.config import get_config
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 

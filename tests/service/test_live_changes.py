@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from mineduel_service import store
-from mineduel_service.live_changes import bus_events, event_of, spectators_turned_off
+from mineduel_service.games import store
+from mineduel_service.live.changes import bus_events, event_of, spectators_turned_off
 
 if TYPE_CHECKING:
     from conftest import Api

@@ -8,9 +8,11 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from mineduel_service import clock, results, store
-from mineduel_service.deadlines import WAITING_LAPSE_S
-from mineduel_service.summaries import lead_changes, longest_runs
+from mineduel_service.archive.summaries import lead_changes, longest_runs
+from mineduel_service.games import store
+from mineduel_service.games.deadlines import WAITING_LAPSE_S
+from mineduel_service.platform import clock
+from mineduel_service.play import results
 
 if TYPE_CHECKING:
     from conftest import Api

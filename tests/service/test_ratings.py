@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
-from mineduel_service import clock, crypto, leaderboards, ratings, results, store
-from mineduel_service.config import get_config
-from mineduel_service.rating_items import rating_key
-from mineduel_service.turns import field_for
+from mineduel_service.games import store
+from mineduel_service.platform import clock, crypto
+from mineduel_service.platform.config import get_config
+from mineduel_service.play import results
+from mineduel_service.play.advance import field_for
+from mineduel_service.ratings import leaderboards
+from mineduel_service.ratings import model as ratings
+from mineduel_service.ratings.store import rating_key
 
 from mineduel import cli
 from mineduel.rebuild import rebuild

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from mineduel_service import scheduling
+from mineduel_service.platform import scheduling
 
 if TYPE_CHECKING:
     from conftest import Api

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from mineduel_service import share_page
+from mineduel_service.archive import share_page
 from PIL import Image
 
 from mineduel.local.upload_form import post_form
@@ -196,7 +196,7 @@ def test_every_value_is_escaped(api: Api) -> None:
     every attribute (the Open Graph tags included)."""
     token = api.guest()
     record_id = _finished(api, token)["game_id"]
-    from mineduel_service.reads import existing  # noqa: PLC0415
+    from mineduel_service.games.reads import existing  # noqa: PLC0415
 
     record = existing(record_id)
     hostile = ['<script>alert("x")</script>', "\"'><img src=x onerror=alert(1)>", "a&b"]

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 from mineduel_engine import Settings, rules_for
-from mineduel_service import clock
-from mineduel_service.records import GameRecord, Seat
+from mineduel_service.games.record import GameRecord, Seat
+from mineduel_service.platform import clock
 
 START = datetime(2026, 11, 30, 12, 7, 21, tzinfo=UTC)
 PEOPLE = {"account": Seat("account", "p-a", "Ann"), "guest": Seat("guest", "p-g", "Guest")}

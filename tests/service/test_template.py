@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import boto3
-from mineduel_service.config import get_config
+from mineduel_service.platform.config import get_config
 
 from mineduel.local.template import load_template
 from mineduel.local.websocket import WebSocketRoutes

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
-from mineduel_service import clock, scheduling, store
-from mineduel_service.config import get_config
+from mineduel_service.games import store
+from mineduel_service.platform import clock, scheduling
+from mineduel_service.platform.config import get_config
 from websockets.sync.client import connect
 
 from mineduel.local.invoke import Invoker

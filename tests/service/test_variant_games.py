@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from mineduel_engine import Field, verify_document
-from mineduel_service import crypto, store
-from mineduel_service.config import get_config
-from mineduel_service.observability import logger
+from mineduel_service.games import store
+from mineduel_service.platform import crypto
+from mineduel_service.platform.config import get_config
+from mineduel_service.platform.observability import logger
 
 from mineduel.cli import main as mineduel
 from mineduel.local.client import next_action

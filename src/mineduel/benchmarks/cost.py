@@ -30,7 +30,9 @@ from pathlib import Path
 from typing import Any
 
 import boto3
-from mineduel_service import clock, results, store
+from mineduel_service.games import store
+from mineduel_service.platform import clock
+from mineduel_service.play import results
 
 from mineduel.local.client import ApiClient, Reply, next_tap
 from mineduel.local.http_events import HttpRequest, HttpResponse
@@ -602,7 +604,7 @@ def on_lambda_ms(sample: Sample) -> float:
 
 def get_config_expiry_arn() -> str:
     """The expiry function's ARN, as the functions are configured."""
-    from mineduel_service.config import get_config  # noqa: PLC0415
+    from mineduel_service.platform.config import get_config  # noqa: PLC0415
 
     return get_config().expiry_function_arn
 

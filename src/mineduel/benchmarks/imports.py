@@ -56,7 +56,7 @@ event handler with its OpenAPI validation. Its time is the floor under a handler
 
 ON_FIRST_USE = {
     "the bot (first bot move)": "import mineduel_engine.bot",
-    "game results and ratings (a game's end)": "import mineduel_service.results",
+    "game results and ratings (a game's end)": "import mineduel_service.play.results",
     "the verifier (verify, exports, the share page)": "import mineduel_engine.verify",
     "windows-duel's rules (its first game)": "import mineduel_engine.windows_duel",
 }

@@ -89,7 +89,9 @@ class LocalStack:
 
     def export_environment(self) -> None:
         """Put the functions' environment into ``os.environ`` and drop cached configuration."""
-        from mineduel_service.config import reset_config  # noqa: PLC0415  (the local stack's own dependency)
+        from mineduel_service.platform.config import (  # noqa: PLC0415  (the local stack's own dependency)
+            reset_config,
+        )
 
         os.environ.update(self.merged_environment())
         reset_config()

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import boto3
-from mineduel_service import clock
-from mineduel_service.config import reset_config
+from mineduel_service.platform import clock
+from mineduel_service.platform.config import reset_config
 
 from .cors import Cors
 from .environments import EnvironmentPool

@@ -26,10 +26,10 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from mineduel_engine.errors import EngineError
 
-from . import auth, errors
-from .config import get_config
-from .models import ErrorOut, GatewayMessageOut
-from .observability import logger, publish_metrics
+from ..contract.models import ErrorOut, GatewayMessageOut
+from ..platform import auth, errors
+from ..platform.config import get_config
+from ..platform.observability import logger, publish_metrics
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
 

@@ -20,12 +20,13 @@ from typing import Any
 from botocore.exceptions import ClientError
 from mineduel_engine.analysis import AnalysisError, analyze_document
 
-from . import aws, clock, store
-from .config import get_config
-from .errors import conflict
-from .observability import count, logger
-from .reads import document, existing
-from .records import GameRecord
+from ..games import store
+from ..games.reads import document, existing
+from ..games.record import GameRecord
+from ..platform import aws, clock
+from ..platform.config import get_config
+from ..platform.errors import conflict
+from ..platform.observability import count, logger
 
 COMPRESSION = 9
 

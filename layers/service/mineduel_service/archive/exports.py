@@ -35,13 +35,14 @@ from typing import Any
 
 from mineduel_engine import VARIANT_SPECS
 
-from . import aws, clock, pagination, store
-from .config import get_config
-from .daily_store import get_month, month_of, next_month
-from .errors import invalid
-from .people import player_by_name
-from .reads import document
-from .records import GameRecord
+from ..daily.store import get_month, month_of, next_month
+from ..games import store
+from ..games.reads import document
+from ..games.record import GameRecord
+from ..people.players import player_by_name
+from ..platform import aws, clock, pagination
+from ..platform.config import get_config
+from ..platform.errors import invalid
 
 CONTENT_TYPE = "application/x-ndjson; charset=utf-8"
 DEFAULT_PAGE_GAMES = 50

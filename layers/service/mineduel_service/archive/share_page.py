@@ -19,12 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import analyses, share_chart, store
-from .clock import parse_iso
-from .errors import ApiError
-from .observability import logger
-from .reads import current
-from .records import GameRecord
+from ..games import store
+from ..games.reads import current
+from ..games.record import GameRecord
+from ..platform.clock import parse_iso
+from ..platform.errors import ApiError
+from ..platform.observability import logger
+from . import analyses, share_chart
 from .share_html import (
     ANALYSIS,
     ANALYSIS_LATER,

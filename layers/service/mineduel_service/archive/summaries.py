@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import store
-from .errors import conflict
-from .people import avatar_url
-from .profiles import get_profiles
-from .reads import current
-from .records import GameRecord
-from .views import game_summary, rating_change
+from ..games import store
+from ..games.reads import current
+from ..games.record import GameRecord
+from ..games.views import game_summary, rating_change
+from ..people.players import avatar_url
+from ..people.profiles import get_profiles
+from ..platform.errors import conflict
 
 
 def lead_changes(moves: Sequence[dict[str, Any]], seats: int) -> int:

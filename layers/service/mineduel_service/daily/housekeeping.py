@@ -36,9 +36,17 @@ from botocore.exceptions import ClientError
 from mineduel_engine import Settings, commitment, rules_for
 from mineduel_engine.daily import day_seed, is_date
 
-from . import aws, clock, crypto, pagination, store, writes
-from .config import get_config
-from .daily_store import (
+from ..games import store, writes
+from ..games.deadlines import deadline_after
+from ..games.record import GameRecord, Seat
+from ..games.seats import authenticate
+from ..games.views import game_summary, game_view
+from ..lobby.start import display_name
+from ..platform import aws, clock, crypto, pagination
+from ..platform.config import get_config
+from ..platform.errors import ApiError, conflict, invalid
+from ..platform.observability import count, logger
+from .store import (
     TABLE_PAGE,
     Day,
     Month,
@@ -60,13 +68,6 @@ from .daily_store import (
     play_key,
     table_key,
 )
-from .deadlines import deadline_after
-from .errors import ApiError, conflict, invalid
-from .identity import authenticate
-from .lobby import display_name
-from .observability import count, logger
-from .records import GameRecord, Seat
-from .views import game_summary, game_view
 
 VARIANT = "mine-duel"
 BOT_LEVEL = "hard"

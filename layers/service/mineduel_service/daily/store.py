@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from . import aws
-from .config import get_config
-from .records import GameRecord
+from ..games.record import GameRecord
+from ..platform import aws
+from ..platform.config import get_config
 
 TABLE_PAGE = 100
 

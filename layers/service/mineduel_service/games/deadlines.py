@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from . import clock
-from .records import GameRecord
+from ..platform import clock
+from .record import GameRecord
 
 WAITING_LAPSE_S = 7 * 86400
 """A game that nobody joins lapses (is cancelled) after a week."""

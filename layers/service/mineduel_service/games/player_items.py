@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .config import get_config
-from .records import GameRecord
+from ..platform.config import get_config
+from .record import GameRecord
 from .views import game_summary
 
 RUNNING = ("waiting", "active")

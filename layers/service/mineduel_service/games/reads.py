@@ -14,15 +14,16 @@ import json
 import uuid
 from typing import Any
 
-from . import aws, clock, store
-from .config import get_config
-from .connections import game_and_watchers
-from .daily_store import daily_object
+from ..daily.store import daily_object
+from ..live.connections import game_and_watchers
+from ..platform import aws, clock
+from ..platform.config import get_config
+from ..platform.errors import not_found
+from ..platform.observability import count, logger
+from . import store
 from .deadlines import overdue
-from .errors import not_found
-from .identity import viewer_of
-from .observability import count, logger
-from .records import GameRecord
+from .record import GameRecord
+from .seats import viewer_of
 from .views import game_view, moves_view
 
 

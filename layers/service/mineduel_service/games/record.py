@@ -16,8 +16,8 @@ from typing import Any, Literal
 from mineduel_engine import GameState, Settings
 from mineduel_engine.daily import field_id
 
-from . import clock
-from .ratings import GameRating
+from ..platform import clock
+from ..ratings.model import GameRating
 
 WARNING_AT = 0.8
 """A turn's "time almost up" warning comes at this share of its time (docs/live.md)."""

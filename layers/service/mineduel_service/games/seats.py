@@ -11,11 +11,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from . import auth, clock, store
-from .config import get_config
-from .errors import ApiError, forbidden, unauthorized
-from .observability import count
-from .records import GameRecord
+from ..platform import auth, clock
+from ..platform.config import get_config
+from ..platform.errors import ApiError, forbidden, unauthorized
+from ..platform.observability import count
+from . import store
+from .record import GameRecord
 
 
 def register_guest() -> dict[str, Any]:

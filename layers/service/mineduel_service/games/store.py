@@ -27,9 +27,9 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from . import aws
-from .config import get_config
-from .records import GameRecord
+from ..platform import aws
+from ..platform.config import get_config
+from .record import GameRecord
 
 MOVE_DIGITS = 6
 NO_TURN = -1

@@ -13,7 +13,7 @@ from typing import Any
 
 from mineduel_engine import Move
 
-from .records import GameRecord
+from .record import GameRecord
 
 
 def game_view(record: GameRecord, viewer: int | None = None) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import store
-from .game_index import related_items
-from .records import GameRecord
+from .player_items import related_items
+from .record import GameRecord
 
 
 def persist(

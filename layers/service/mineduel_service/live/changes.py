@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from .records import GameRecord
+from ..games.record import GameRecord
 
 Event = Literal["join", "move", "resign", "timeout", "finished", "warning"]
 SOURCE = "mineduel.game"

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from . import aws, store
-from .config import get_config
-from .records import GameRecord
+from ..games import store
+from ..games.record import GameRecord
+from ..platform import aws
+from ..platform.config import get_config
 
 CONNECTION_TTL_S = 2 * 3600 + 600
 """API Gateway closes a connection after two hours; its items lapse ten minutes later."""

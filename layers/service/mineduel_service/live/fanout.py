@@ -27,8 +27,12 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from . import aws, clock, store
-from .config import get_config
+from ..games import store
+from ..games.record import GameRecord
+from ..platform import aws, clock
+from ..platform.config import get_config
+from ..platform.observability import count, logger
+from .changes import bus_events, event_of, spectators_turned_off
 from .connections import (
     SUB_PREFIX,
     Subscription,
@@ -40,9 +44,6 @@ from .connections import (
     unsubscribe,
     watchers,
 )
-from .live_changes import bus_events, event_of, spectators_turned_off
-from .observability import count, logger
-from .records import GameRecord
 
 MAX_BUS_ENTRIES = 10  # PutEvents takes 10 entries a call
 

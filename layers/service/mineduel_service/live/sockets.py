@@ -14,11 +14,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import clock, connections, store
+from ..games import store
+from ..games.reads import plausible_id
+from ..games.record import GameRecord
+from ..games.seats import authenticate
+from ..platform import clock
+from . import connections
 from .connections import Connection, Role, SubscriptionRefused
-from .identity import authenticate
-from .reads import plausible_id
-from .records import GameRecord
 from .spectators import unwatchable_reason
 
 MAX_MESSAGE_BYTES = 1024

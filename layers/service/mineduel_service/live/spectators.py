@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import clock, store, writes
-from .errors import conflict
-from .identity import credential, seat_of
-from .profiles import get_profiles
-from .reads import existing
-from .records import GameRecord
-from .views import game_view
+from ..games import store, writes
+from ..games.reads import existing
+from ..games.record import GameRecord
+from ..games.seats import credential, seat_of
+from ..games.views import game_view
+from ..people.profiles import get_profiles
+from ..platform import clock
+from ..platform.errors import conflict
 
 ATTEMPTS = 3
 

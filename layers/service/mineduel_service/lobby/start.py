@@ -14,19 +14,20 @@ from typing import Any
 from mineduel_engine import Settings, commitment, rules_for
 from mineduel_engine.settings import BOT_LEVELS
 
-from . import auth, clock, crypto, store, writes
-from .deadlines import WAITING_LAPSE_S, deadline_after
-from .errors import conflict, forbidden, invalid
-from .identity import authenticate, credential, seat_of
-from .models import CreateGameRequest, JoinRequest
-from .observability import count, logger
-from .people import player_not_found
-from .profiles import USERNAME, get_profile, owner_of
-from .ratings import RATED_VARIANTS, system_for
-from .reads import existing
-from .records import GameRecord, Seat
-from .turns import follow_schedule
-from .views import game_view
+from ..contract.models import CreateGameRequest, JoinRequest
+from ..games import store, writes
+from ..games.deadlines import WAITING_LAPSE_S, deadline_after
+from ..games.reads import existing
+from ..games.record import GameRecord, Seat
+from ..games.seats import authenticate, credential, seat_of
+from ..games.views import game_view
+from ..people.players import player_not_found
+from ..people.profiles import USERNAME, get_profile, owner_of
+from ..platform import auth, clock, crypto
+from ..platform.errors import conflict, forbidden, invalid
+from ..platform.observability import count, logger
+from ..play.advance import follow_schedule
+from ..ratings.model import RATED_VARIANTS, system_for
 
 ATTEMPTS = 3
 

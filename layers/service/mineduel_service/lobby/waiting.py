@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import clock, store, writes
-from .errors import conflict, forbidden
-from .identity import authenticate
-from .observability import count
-from .reads import existing
-from .records import GameRecord, Seat
-from .views import game_view
+from ..games import store, writes
+from ..games.reads import existing
+from ..games.record import GameRecord, Seat
+from ..games.seats import authenticate
+from ..games.views import game_view
+from ..platform import clock
+from ..platform.errors import conflict, forbidden
+from ..platform.observability import count
 
 ATTEMPTS = 3
 

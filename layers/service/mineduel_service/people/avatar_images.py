@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from .errors import ApiError
+from ..platform.errors import ApiError
 
 MAX_BYTES = 256 * 1024
 MIN_SIDE = 16

@@ -23,16 +23,17 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from . import auth, aws, clock, store
+from ..contract.models import AvatarUploadRequest
+from ..games import store
+from ..platform import auth, aws, clock
+from ..platform.config import get_config
+from ..platform.errors import ApiError, conflict
+from ..platform.observability import count
+from ..ratings.model import PlayerRating
 from .avatar_images import MAX_BYTES, check, too_large
 from .avatars import OBJECT_CACHE, UPLOAD_PREFIX, avatar_put, bucket, object_key
-from .config import get_config
-from .errors import ApiError, conflict
-from .models import AvatarUploadRequest
-from .observability import count
-from .people import account_caller, own_profile, profile_view
+from .players import account_caller, own_profile, profile_view
 from .profiles import Profile, profile_put
-from .ratings import PlayerRating
 
 UPLOAD_FORM_S = 300
 """How long the presigned upload form works."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import aws, clock
-from .config import ConfigError, get_config
-from .errors import ApiError
+from ..platform import aws, clock
+from ..platform.config import ConfigError, get_config
+from ..platform.errors import ApiError
 
 AVATAR_ID = re.compile(r"^[0-9a-f]{64}$")
 AVATAR_PREFIX = "avatars/"

@@ -18,16 +18,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import auth, clock, store, writes
-from .config import get_config
-from .errors import conflict, invalid
-from .game_index import finished_key
-from .listings import games_by_id, prefix_query, query_all
-from .lobby import display_name
-from .observability import count
-from .people import account_caller
+from ..games import store, writes
+from ..games.player_items import finished_key
+from ..games.record import GameRecord, Seat
+from ..lobby.start import display_name
+from ..platform import auth, clock
+from ..platform.config import get_config
+from ..platform.errors import conflict, invalid
+from ..platform.observability import count
+from .history import games_by_id, prefix_query, query_all
+from .players import account_caller
 from .profiles import Profile, Stats, get_profiles, new_profile, profile_put
-from .records import GameRecord, Seat
 
 ATTEMPTS = 3
 PAIRS_PER_WRITE = 40

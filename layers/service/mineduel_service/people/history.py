@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import aws, clock, pagination, store
-from .config import get_config
-from .daily_store import day_over
-from .errors import invalid
-from .identity import authenticate
-from .people import player_by_name
-from .records import GameRecord
-from .views import game_summary
+from ..daily.store import day_over
+from ..games import store
+from ..games.record import GameRecord
+from ..games.seats import authenticate
+from ..games.views import game_summary
+from ..platform import aws, clock, pagination
+from ..platform.config import get_config
+from ..platform.errors import invalid
+from .players import player_by_name
 
 MAX_RUNNING = 500
 PHASES = ("active", "finished")

@@ -10,10 +10,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from . import auth, clock, store
-from .errors import ApiError, conflict, forbidden, invalid
-from .identity import authenticate
-from .models import UpdateMeRequest
+from ..contract.models import UpdateMeRequest
+from ..games import store
+from ..games.seats import authenticate
+from ..platform import auth, clock
+from ..platform.errors import ApiError, conflict, forbidden, invalid
+from ..ratings.model import RATED_VARIANTS, PlayerRating, new_rating, rating_view
+from ..ratings.store import listing_update, parse_rating, rating_key
 from .profiles import (
     RESERVED_USERNAMES,
     USERNAME,
@@ -27,8 +30,6 @@ from .profiles import (
     username_claim,
     username_release,
 )
-from .rating_items import listing_update, parse_rating, rating_key
-from .ratings import RATED_VARIANTS, PlayerRating, new_rating, rating_view
 
 MONTHS_SHOWN = 6
 ATTEMPTS = 3

@@ -12,8 +12,8 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
-from . import aws, clock
-from .config import get_config
+from ..platform import aws, clock
+from ..platform.config import get_config
 
 PlayerKind = Literal["account", "guest"]
 USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")

@@ -15,12 +15,13 @@ from typing import Any
 from mineduel_engine import Field, GameState, Move, rules_for
 from mineduel_engine.chain import chained
 
-from . import clock, crypto, scheduling, store, writes
+from ..games import store, writes
+from ..games.deadlines import deadline_after
+from ..games.record import GameRecord, Seat
+from ..games.views import move_record
+from ..platform import clock, crypto, scheduling
+from ..platform.observability import count, logger
 from .bots import bot_replies, bot_to_move
-from .deadlines import deadline_after
-from .observability import count, logger
-from .records import GameRecord, Seat
-from .views import move_record
 
 # TransactWriteItems takes 100 items: the game, the idempotency record, the items that follow a
 # game's end (two per seat and one result) and at most this many moves.

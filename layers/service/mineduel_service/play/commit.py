@@ -22,17 +22,18 @@ from typing import Any
 from mineduel_engine import rules_for
 from mineduel_engine.errors import IllegalMove
 
-from . import auth, clock, crypto, store
-from .config import get_config
-from .deadlines import overdue
-from .errors import ApiError, conflict, forbidden, from_engine, invalid, not_found
-from .identity import credential, seat_of
-from .models import CommitRequest
-from .observability import count
-from .reads import existing, plausible_id
-from .records import GameRecord
-from .turns import conclude, field_for, store_outcome, time_out
-from .views import game_view, moves_view
+from ..contract.models import CommitRequest
+from ..games import store
+from ..games.deadlines import overdue
+from ..games.reads import existing, plausible_id
+from ..games.record import GameRecord
+from ..games.seats import credential, seat_of
+from ..games.views import game_view, moves_view
+from ..platform import auth, clock, crypto
+from ..platform.config import get_config
+from ..platform.errors import ApiError, conflict, forbidden, from_engine, invalid, not_found
+from ..platform.observability import count
+from .advance import conclude, field_for, store_outcome, time_out
 
 IDEMPOTENCY_KEY_MAX = 255
 

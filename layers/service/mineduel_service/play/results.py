@@ -16,10 +16,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import clock, store
-from .config import get_config
-from .observability import count, logger
-from .profiles import (
+from ..games import store
+from ..games.record import GameRecord
+from ..people.profiles import (
     PlayerKind,
     Profile,
     get_profiles,
@@ -28,8 +27,10 @@ from .profiles import (
     profile_key,
     profile_put,
 )
-from .rating_items import current_rating, parse_rating, rating_key, rating_put
-from .ratings import (
+from ..platform import clock
+from ..platform.config import get_config
+from ..platform.observability import count, logger
+from ..ratings.model import (
     GameRating,
     PlayerRating,
     RatingSystem,
@@ -37,7 +38,7 @@ from .ratings import (
     seats_that_moved,
     system_for,
 )
-from .records import GameRecord
+from ..ratings.store import current_rating, parse_rating, rating_key, rating_put
 
 ATTEMPTS = 5
 

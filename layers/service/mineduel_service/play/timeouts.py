@@ -22,17 +22,19 @@ from typing import Any
 from mineduel_engine import rules_for
 from mineduel_engine.errors import IllegalMove
 
-from . import clock, results, store
-from .deadlines import overdue
-from .errors import conflict, from_engine
-from .identity import credential, seat_of
-from .observability import count, logger
-from .reads import existing, plausible_id
-from .records import GameRecord
+from ..games import store
+from ..games.deadlines import overdue
+from ..games.reads import existing, plausible_id
+from ..games.record import GameRecord
+from ..games.seats import credential, seat_of
+from ..games.views import game_view
+from ..lobby.waiting import lapse
+from ..platform import clock
+from ..platform.errors import conflict, from_engine
+from ..platform.observability import count, logger
+from . import results
+from .advance import conclude, seed_if_needed, store_outcome, time_out
 from .turn_warnings import arm_deadline, give_warning, warning_due, was_warned
-from .turns import conclude, seed_if_needed, store_outcome, time_out
-from .views import game_view
-from .waiting_games import lapse
 
 
 def resign(token: str | None, game_id: str) -> dict[str, Any]:

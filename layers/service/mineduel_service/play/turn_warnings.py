@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from . import clock, scheduling, store, writes
-from .observability import count, logger
-from .records import GameRecord
+from ..games import store, writes
+from ..games.record import GameRecord
+from ..platform import clock, scheduling
+from ..platform.observability import count, logger
 
 
 def warning_due(record: GameRecord, now: datetime) -> bool:

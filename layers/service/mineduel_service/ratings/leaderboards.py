@@ -21,11 +21,13 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
-from . import auth, aws, clock, pagination, store
-from .config import get_config
-from .errors import ApiError
-from .observability import count, logger
-from .rating_items import (
+from ..games import store
+from ..platform import auth, aws, clock, pagination
+from ..platform.config import get_config
+from ..platform.errors import ApiError
+from ..platform.observability import count, logger
+from .model import ESTABLISHED_DEVIATION, ESTABLISHED_GAMES, RATED_VARIANTS, system_for
+from .store import (
     LEADERBOARD_INDEX,
     active_since,
     leaderboard_shards,
@@ -33,7 +35,6 @@ from .rating_items import (
     parse_rating,
     rating_key,
 )
-from .ratings import ESTABLISHED_DEVIATION, ESTABLISHED_GAMES, RATED_VARIANTS, system_for
 
 TOP = 100
 PAGE_SIZE = 20

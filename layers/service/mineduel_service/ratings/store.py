@@ -15,9 +15,9 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from . import clock
-from .config import get_config
-from .ratings import PlayerRating, RatingSystem, Skill, new_rating
+from ..platform import clock
+from ..platform.config import get_config
+from .model import PlayerRating, RatingSystem, Skill, new_rating
 
 LEADERBOARD_INDEX = "leaderboard"
 LEADERBOARD_SHARDS = 8
