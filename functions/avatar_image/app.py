@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service.api import http
+from mineduel_service.api import headers, http
 from mineduel_service.people import avatars
 
 app = http.new_app()
@@ -26,7 +26,7 @@ _ERRORS: dict[int, Any] = {
             "description": (
                 "Found: `Location` is a presigned link to the image, valid for "
                 f"{avatars.LINK_S // 60} minutes; the redirect may be cached for "
-                f"{avatars.REDIRECT_CACHE_S // 60}."
+                f"{headers.AVATAR_REDIRECT_CACHE_S // 60}."
             ),
             "headers": {
                 "Location": {"description": "The image's link.", "schema": {"type": "string"}},
@@ -43,7 +43,7 @@ _ERRORS: dict[int, Any] = {
 def show(avatar_id: str) -> Response[Any]:
     """302 to the image; 404 ``avatar-not-found``."""
     location = avatars.link(avatar_id)
-    return Response(status_code=302, headers=avatars.redirect_headers(location), body="")
+    return Response(status_code=302, headers=headers.avatar_redirect(location), body="")
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -38,7 +38,7 @@ def request_upload(
     request: Annotated[AvatarUploadRequest | None, Body()] = None,
 ) -> Response[AvatarUploadOut]:
     """200 with the upload form; the body (optional) names the image's content type."""
-    return http.json_response(200, avatar_uploads.request_upload(http.token(app), request))
+    return http.json_response(200, avatar_uploads.request_upload(http.caller(app), request))
 
 
 @app.put(
@@ -55,7 +55,7 @@ def request_upload(
 def accept_upload() -> Response[ProfileOut]:
     """200 with the profile; 404 ``avatar-upload-not-found``; 413 ``avatar-too-large``; 415
     ``avatar-unsupported-type``; 422 ``avatar-not-an-image`` or ``avatar-bad-dimensions``."""
-    return http.json_response(200, avatar_uploads.accept_upload(http.token(app)))
+    return http.json_response(200, avatar_uploads.accept_upload(http.caller(app)))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from mineduel_service.api import http
 from mineduel_service.contract.models import ClaimOut, ClaimRequest
-from mineduel_service.people import guest_claims as claims
+from mineduel_service.people import guest_claims
 
 app = http.new_app()
 
@@ -23,7 +23,7 @@ app = http.new_app()
 )
 def claim(request: Annotated[ClaimRequest, Body()]) -> Response[ClaimOut]:
     """200 with the number of games moved; once claimed, the guest token is refused."""
-    return http.json_response(200, claims.claim(http.token(app), request.guest_token))
+    return http.json_response(200, guest_claims.claim(http.caller(app), request.guest_token))
 
 
 lambda_handler = http.lambda_handler_for(app)

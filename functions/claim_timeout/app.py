@@ -5,7 +5,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameOut
-from mineduel_service.play import timeouts as eliminations
+from mineduel_service.play import timeouts
 
 app = http.new_app()
 
@@ -21,7 +21,7 @@ app = http.new_app()
 def claim_timeout(game_id: str) -> Response[GameOut]:
     """200 with the Game once the overdue seat is out (bots reply, or the game ends); 409
     ``deadline-not-passed`` while the seat to move still has time."""
-    return http.json_response(200, eliminations.claim_timeout(http.token(app), game_id))
+    return http.json_response(200, timeouts.claim_timeout(http.credential(app), game_id))
 
 
 lambda_handler = http.lambda_handler_for(app)

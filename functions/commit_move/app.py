@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Header
 from mineduel_service.api import http
 from mineduel_service.contract.models import CommitOut, CommitRequest, ErrorOut
-from mineduel_service.play import commit as commits
+from mineduel_service.play import commit
 
 app = http.new_app()
 
@@ -39,7 +39,7 @@ def commit_move(
 ) -> Response[CommitOut | ErrorOut]:
     """200 with the Game and every move this request caused (an Idempotency-Key retry
     returns the first answer, or the first refusal, such as the 409 of a missed deadline)."""
-    answer = commits.commit_move(http.token(app), game_id, request, idempotency_key)
+    answer = commit.commit_move(http.credential(app), game_id, request, idempotency_key)
     return http.json_response(200, answer)
 
 

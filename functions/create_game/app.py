@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from mineduel_service.api import http
 from mineduel_service.contract.models import CreateGameRequest, GameOut
-from mineduel_service.lobby import start as lobby
+from mineduel_service.lobby import start
 
 app = http.new_app()
 
@@ -25,7 +25,7 @@ def create_game(
     request: Annotated[CreateGameRequest | None, Body()] = None,
 ) -> Response[GameOut]:
     """201 with the new Game; its commitment is public from this moment."""
-    body = lobby.create_game(http.token(app), request or CreateGameRequest())
+    body = start.create_game(http.caller(app), request or CreateGameRequest())
     return http.json_response(201, body)
 
 

@@ -8,7 +8,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from mineduel_service.api import http
 from mineduel_service.contract.daily import DailyOut, DailyTableOut
-from mineduel_service.daily import housekeeping as daily
+from mineduel_service.daily import overview
+from mineduel_service.daily import table as day_table
 
 app = http.new_app()
 
@@ -30,7 +31,7 @@ app = http.new_app()
 )
 def today() -> Response[DailyOut]:
     """200; ``game`` is the caller's daily game of today (null without a token)."""
-    return http.json_response(200, daily.overview(http.token(app)))
+    return http.json_response(200, overview.overview(http.optional_caller(app)))
 
 
 @app.get(
@@ -55,7 +56,7 @@ def table(
     ] = None,
 ) -> Response[DailyTableOut]:
     """200 with a page of the table; 404 ``day-not-found``; 422 ``bad-date``."""
-    return http.json_response(200, daily.table(date, cursor))
+    return http.json_response(200, day_table.table(date, cursor))
 
 
 lambda_handler = http.lambda_handler_for(app)

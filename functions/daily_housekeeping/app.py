@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service.daily import housekeeping as daily
+from mineduel_service.daily import housekeeping
 from mineduel_service.platform.observability import logger, publish_metrics
 
 
@@ -18,7 +18,7 @@ from mineduel_service.platform.observability import logger, publish_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     """Return the days whose tables were rebuilt, closed or still waiting, and months published."""
     try:
-        done = daily.housekeeping()
+        done = housekeeping.housekeeping()
     finally:
         publish_metrics()
     logger.info("daily housekeeping", extra=done)

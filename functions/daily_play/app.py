@@ -5,7 +5,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameOut
-from mineduel_service.daily import housekeeping as daily
+from mineduel_service.daily import play as daily_play
 
 app = http.new_app()
 
@@ -28,7 +28,7 @@ app = http.new_app()
 )
 def play() -> Response[GameOut]:
     """201 with the new Game; 409 ``daily-already-played`` for a second attempt of the day."""
-    return http.json_response(201, daily.play(http.token(app)))
+    return http.json_response(201, daily_play.play(http.caller(app)))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -13,7 +13,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from mineduel_service.contract.models import ExpiryEvent
 from mineduel_service.platform.observability import logger, publish_metrics
-from mineduel_service.play import timeouts as eliminations
+from mineduel_service.play import timeouts
 from pydantic import ValidationError
 
 
@@ -26,7 +26,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, s
         logger.warning("expiry event ignored: not a turn schedule's input")
         return {"outcome": "ignored"}
     try:
-        outcome = eliminations.expire_turn(
+        outcome = timeouts.expire_turn(
             expiry.game_id, expiry.move_count, expiry.deadline, expiry.warning
         )
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
-from mineduel_service.api import http
+from mineduel_service.api import headers, http
 from mineduel_service.archive import share_page, summaries
 from mineduel_service.contract.models import SummaryOut
 
@@ -49,13 +49,11 @@ def summary(game_id: str) -> Response[SummaryOut]:
 def share(game_id: str) -> Response[str]:
     """The share page; no authentication (a link anybody may open)."""
     event = app.current_event
-    base = share_page.origin(dict(event.headers or {}), event.request_context.domain_name)
+    base = headers.origin(dict(event.headers or {}), event.request_context.domain_name)
     found = share_page.page(game_id, base)
+    status, sent = headers.share_page(found)
     return Response(
-        status_code=found.status,
-        content_type=share_page.CONTENT_TYPE,
-        body=found.html,
-        headers=found.headers,
+        status_code=status, content_type=share_page.CONTENT_TYPE, body=found.html, headers=sent
     )
 
 

@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Header
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameOut
-from mineduel_service.games import reads, views
+from mineduel_service.games import reads
 
 app = http.new_app()
 
@@ -38,8 +38,11 @@ def get_game(
     ] = None,
 ) -> Response[GameOut | None]:
     """200 with the public view (one read, no KMS); 304 when ``If-None-Match`` still holds."""
-    body = reads.get_game(game_id, http.token(app))
-    tag = views.etag(body)
+    token = http.token(app)
+    # The token is checked after the read: an unknown game is 404 whatever the token says.
+    record, watchers = reads.game_with_watchers(game_id)
+    body = reads.game_as_seen(record, watchers, http.verified(token))
+    tag = http.etag(body)
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
     if http.etag_matches(if_none_match, tag):
         return Response(status_code=304, body=None, headers=headers)

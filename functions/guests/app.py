@@ -5,7 +5,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
 from mineduel_service.contract.models import GuestOut
-from mineduel_service.games import seats as identity
+from mineduel_service.people import guests
 from mineduel_service.platform import limits
 
 app = http.new_app()
@@ -22,7 +22,7 @@ def create_guest() -> Response[GuestOut]:
     """201 with the token (shown once), the guest's player id and the token's expiry; 429 with
     ``Retry-After`` once the caller's address has had its guests for this minute."""
     limits.admit_guest(http.source_ip(app))
-    return http.json_response(201, identity.register_guest())
+    return http.json_response(201, guests.register_guest())
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameOut, JoinRequest
-from mineduel_service.lobby import start as lobby
+from mineduel_service.lobby import start
 
 app = http.new_app()
 
@@ -25,7 +25,7 @@ def join_game(
     game_id: str, request: Annotated[JoinRequest | None, Body()] = None
 ) -> Response[GameOut]:
     """200 with the Game; it becomes active when every seat is taken."""
-    body = lobby.join_game(http.token(app), game_id, request or JoinRequest())
+    body = start.join_game(http.caller(app), game_id, request or JoinRequest())
     return http.json_response(200, body)
 
 

@@ -29,7 +29,10 @@ def leaderboard(
 ) -> Response[LeaderboardOut]:
     """Players who opted in, are not provisional and played a rated game in the last 30 days,
     best first; 404 ``leaderboard-not-found`` for a variant without ratings."""
-    return http.json_response(200, leaderboards.leaderboard(variant, http.token(app), cursor))
+    token = http.token(app)
+    # An unknown variant is 404 whatever the token says: it is checked first.
+    system = leaderboards.rated_variant(variant)
+    return http.json_response(200, leaderboards.leaderboard(system, http.verified(token), cursor))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service.live import sockets as live
-from mineduel_service.platform.errors import ApiError
+from mineduel_service.api import live as edge
+from mineduel_service.live import sockets
+from mineduel_service.platform.errors import Refusal
 from mineduel_service.platform.observability import count, logger, publish_metrics
 
 
@@ -20,10 +21,10 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     connection_id = str(event["requestContext"]["connectionId"])
     token = (event.get("queryStringParameters") or {}).get("token") or None
     try:
-        live.connect(connection_id, token)
-    except ApiError as exc:
+        sockets.connect(connection_id, edge.caller(token))
+    except Refusal as exc:
         logger.info("live connection refused", extra={"code": exc.code})
-        return {"statusCode": exc.status, "body": exc.message}
+        return edge.handshake_refusal(exc)
     finally:
         count("LiveConnections")
         publish_metrics()

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service.live import sockets as live
+from mineduel_service.live import sockets
 from mineduel_service.platform.observability import logger
 
 
@@ -17,7 +17,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     body = event.get("body")
     if body is not None and event.get("isBase64Encoded"):
         body = None  # a binary frame: not a message of the protocol
-    answer = live.message(str(event["requestContext"]["connectionId"]), body)
+    answer = sockets.message(str(event["requestContext"]["connectionId"]), body)
     if answer.get("type") == "error":
         logger.info("live message refused", extra={"code": answer.get("code")})
     return {"statusCode": 200, "body": json.dumps(answer, separators=(",", ":"))}

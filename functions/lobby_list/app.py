@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameListOut
-from mineduel_service.people import history as listings
+from mineduel_service.lobby import listing
 from mineduel_service.platform.pagination import DEFAULT_LIMIT, MAX_LIMIT
 
 app = http.new_app()
@@ -27,7 +27,7 @@ def lobby(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
 ) -> Response[GameListOut]:
     """Waiting games of ``variant`` with an open seat nobody is invited to."""
-    return http.json_response(200, listings.lobby(variant, cursor, limit))
+    return http.json_response(200, listing.lobby(variant, cursor, limit))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameListOut
-from mineduel_service.people import history as listings
+from mineduel_service.people import history
 from mineduel_service.platform.pagination import DEFAULT_LIMIT, MAX_LIMIT
 
 app = http.new_app()
@@ -29,7 +29,7 @@ def my_games(
 ) -> Response[GameListOut]:
     """Running games first (the ones waiting on the caller on top, then by deadline), then
     finished ones, newest first; ``status`` keeps one of the two."""
-    return http.json_response(200, listings.my_games(http.token(app), status, cursor, limit))
+    return http.json_response(200, history.my_games(http.caller(app), status, cursor, limit))
 
 
 @app.get(
@@ -42,7 +42,7 @@ def my_games(
 )
 def my_invites() -> Response[GameListOut]:
     """Waiting games with a seat reserved for the caller."""
-    return http.json_response(200, listings.my_invites(http.token(app)))
+    return http.json_response(200, history.my_invites(http.caller(app)))
 
 
 lambda_handler = http.lambda_handler_for(app)

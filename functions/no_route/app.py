@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mineduel_service.platform.errors import PROBLEM_JSON, ApiError
+from mineduel_service.api.problems import PROBLEM_JSON, ApiError
 
 MAX_ECHO = 200  # characters of a request's path repeated in an answer (its ``instance``)
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from mineduel_service.api import http
+from mineduel_service.api import headers, http
 from mineduel_service.archive import exports
 
 app = http.new_app()
@@ -86,12 +86,11 @@ def export(
     """200 with a page of NDJSON; 404 ``player-not-found``; 422 for a bad filter."""
     wanted = exports.filters(variant, since, until, rated)
     page = exports.player_export(username, wanted, cursor, limit)
-    headers = {"X-Games": str(page.games)}
-    if page.next is not None:
-        headers["X-Next-Cursor"] = page.next
-        headers["Link"] = exports.next_link(username, wanted, page.next, limit)
     return Response(
-        status_code=200, content_type=exports.CONTENT_TYPE, body=page.body, headers=headers
+        status_code=200,
+        content_type=exports.CONTENT_TYPE,
+        body=page.body,
+        headers=headers.export_page(username, wanted, page, limit),
     )
 
 

@@ -8,8 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameListOut, ProfileOut
-from mineduel_service.people import history as listings
-from mineduel_service.people import players as people
+from mineduel_service.people import history, players
 from mineduel_service.platform.pagination import DEFAULT_LIMIT, MAX_LIMIT
 
 app = http.new_app()
@@ -24,7 +23,7 @@ app = http.new_app()
 )
 def get_player(username: str) -> Response[ProfileOut]:
     """200 with the public profile; 404 ``player-not-found``."""
-    return http.json_response(200, people.get_player(username))
+    return http.json_response(200, players.get_player(username))
 
 
 @app.get(
@@ -40,7 +39,7 @@ def player_games(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
 ) -> Response[GameListOut]:
     """The player's finished games, newest first."""
-    return http.json_response(200, listings.player_games(username, cursor, limit))
+    return http.json_response(200, history.player_games(username, cursor, limit))
 
 
 lambda_handler = http.lambda_handler_for(app)

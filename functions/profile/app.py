@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from mineduel_service.api import http
 from mineduel_service.contract.models import ProfileOut, UpdateMeRequest
-from mineduel_service.people import players as people
+from mineduel_service.people import players
 
 app = http.new_app()
 
@@ -23,7 +23,7 @@ app = http.new_app()
 )
 def get_me() -> Response[ProfileOut]:
     """200 with the caller's profile (made on first use)."""
-    return http.json_response(200, people.get_me(http.token(app)))
+    return http.json_response(200, players.get_me(http.caller(app)))
 
 
 @app.put(
@@ -37,7 +37,7 @@ def get_me() -> Response[ProfileOut]:
 def update_me(request: Annotated[UpdateMeRequest, Body()]) -> Response[ProfileOut]:
     """200 with the profile; 409 ``username-taken``; 422 ``username-invalid`` or
     ``username-reserved``."""
-    return http.json_response(200, people.update_me(http.token(app), request))
+    return http.json_response(200, players.update_me(http.caller(app), request))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameOut
-from mineduel_service.lobby import start as lobby
+from mineduel_service.lobby import start
 
 app = http.new_app()
 
@@ -20,7 +20,7 @@ app = http.new_app()
 )
 def rematch(game_id: str) -> Response[GameOut]:
     """201 with the new Game (a seat of the finished game only)."""
-    return http.json_response(201, lobby.rematch(http.token(app), game_id))
+    return http.json_response(201, start.rematch(http.credential(app), game_id))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameOut
-from mineduel_service.play import timeouts as eliminations
+from mineduel_service.play import resign as resignation
 
 app = http.new_app()
 
@@ -20,7 +20,7 @@ app = http.new_app()
 )
 def resign(game_id: str) -> Response[GameOut]:
     """200 with the Game after the seat went out (and any bot replies)."""
-    return http.json_response(200, eliminations.resign(http.token(app), game_id))
+    return http.json_response(200, resignation.resign(http.credential(app), game_id))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -26,7 +26,7 @@ app = http.new_app()
 def turn_off(game_id: str) -> Response[GameOut]:
     """200 with the Game; from now on only its players may follow it live, and every spectator
     is unsubscribed (docs/live.md). Seats only (403 otherwise); 409 ``game-over`` once it ended."""
-    return http.json_response(200, spectators.turn_off(http.token(app), game_id))
+    return http.json_response(200, spectators.turn_off(http.credential(app), game_id))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -12,14 +12,14 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from mineduel_service.platform.observability import logger, publish_metrics
-from mineduel_service.play import timeouts as eliminations
+from mineduel_service.play import sweeper
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     """Return how many games each outcome had (timed-out, bots-moved, stale, raced, ...)."""
     try:
-        outcomes = eliminations.sweep()
+        outcomes = sweeper.sweep()
     finally:
         publish_metrics()
     logger.info("deadline sweep", extra={"outcomes": outcomes})

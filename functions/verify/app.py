@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
+from mineduel_service.archive import documents
 from mineduel_service.contract.models import VerificationOut
-from mineduel_service.games import reads
 
 app = http.new_app()
 
@@ -19,7 +19,7 @@ app = http.new_app()
 )
 def verify(game_id: str) -> Response[VerificationOut]:
     """200 with the document; the seed, field and a checked verdict once finished."""
-    return http.json_response(200, reads.verification(game_id))
+    return http.json_response(200, documents.verification(game_id))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
 from mineduel_service.contract.models import GameOut
-from mineduel_service.lobby import waiting as waiting_games
+from mineduel_service.lobby import waiting
 
 app = http.new_app()
 
@@ -20,7 +20,7 @@ app = http.new_app()
 )
 def decline(game_id: str) -> Response[GameOut]:
     """200 with the Game; the seat reserved for the caller becomes open to anybody."""
-    return http.json_response(200, waiting_games.decline(http.token(app), game_id))
+    return http.json_response(200, waiting.decline(http.caller(app), game_id))
 
 
 @app.delete(
@@ -34,7 +34,7 @@ def decline(game_id: str) -> Response[GameOut]:
 def cancel(game_id: str) -> Response[GameOut]:
     """200 with the Game (status ``cancelled``); only the creator, only while it waits
     (else 409 ``game-not-waiting``)."""
-    return http.json_response(200, waiting_games.cancel(http.token(app), game_id))
+    return http.json_response(200, waiting.cancel(http.caller(app), game_id))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -25,8 +25,7 @@ from typing import Any
 
 import boto3
 import pytest
-from mineduel_service.games import store
-from mineduel_service.platform import clock
+from mineduel_service.platform import clock, keys
 from mineduel_service.platform.config import get_config, reset_config
 from mineduel_service.platform.observability import logger
 from moto import mock_aws
@@ -189,9 +188,9 @@ class Api:
         client = boto3.client("dynamodb", region_name=get_config().region)
         request: dict[str, Any] = {
             "TableName": get_config().table_name,
-            "IndexName": store.DEADLINE_INDEX,
+            "IndexName": keys.DEADLINE_INDEX,
             "KeyConditionExpression": "due_shard = :shard",
-            "ExpressionAttributeValues": {":shard": {"S": store.deadline_shard(game_id)}},
+            "ExpressionAttributeValues": {":shard": {"S": keys.deadline_shard(game_id)}},
         }
         for page in client.get_paginator("query").paginate(**request):
             for item in page["Items"]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from botocore.exceptions import ClientError
+from mineduel_service.api import headers
 from mineduel_service.people import avatar_images, avatars
 from mineduel_service.platform.config import get_config
 from PIL import Image
@@ -162,7 +163,7 @@ def test_an_uploaded_picture_becomes_the_avatar_and_is_served_by_a_redirect(
 
     served = api.call("GET", url)
     assert served.status == 302
-    assert served.headers["cache-control"] == f"public, max-age={avatars.REDIRECT_CACHE_S}"
+    assert served.headers["cache-control"] == f"public, max-age={headers.AVATAR_REDIRECT_CACHE_S}"
     location = served.headers["location"]
     assert "X-Amz-Signature=" in location and f"X-Amz-Expires={avatars.LINK_S}" in location
     status, served_type, image_bytes = fetch(location)
@@ -291,6 +292,8 @@ def test_a_name_change_between_reading_and_writing_the_profile_is_kept(
     from mineduel_service.contract.models import UpdateMeRequest  # noqa: PLC0415
     from mineduel_service.people import avatar_uploads  # noqa: PLC0415
     from mineduel_service.people import players as people  # noqa: PLC0415
+    from mineduel_service.people.identity import authenticate  # noqa: PLC0415
+    from mineduel_service.platform import auth  # noqa: PLC0415
 
     from mineduel.local.invoke import running  # noqa: PLC0415
 
@@ -304,7 +307,8 @@ def test_a_name_change_between_reading_and_writing_the_profile_is_kept(
         reads.append(profile.version)
         if len(reads) == 1:  # the rename is another request, to the profile function
             with running("ProfileFunction", api.stack):
-                people.update_me(token, UpdateMeRequest(username="raced-face"))
+                caller = authenticate(auth.credential(token))
+                people.update_me(caller, UpdateMeRequest(username="raced-face"))
         return profile, ratings
 
     monkeypatch.setattr(avatar_uploads, "own_profile", read_then_rename)
@@ -346,17 +350,17 @@ def test_a_failed_write_leaves_the_old_avatar_and_no_upload_behind(
 ) -> None:
     """DynamoDB refusing the transaction (here: the profile changing on every attempt) ends in
     a clear 409, the profile untouched and the upload object gone."""
-    from mineduel_service.games import store  # noqa: PLC0415
     from mineduel_service.people import avatar_uploads  # noqa: PLC0415
+    from mineduel_service.platform import dynamo  # noqa: PLC0415
 
     token = api.player("unlucky-face")
     good = set_avatar(api, token, picture("PNG", (32, 32), colour=(1, 1, 1)))
     form = upload(api, token, picture("PNG", (33, 33)))
 
     def always_conflicting(items: Any) -> None:
-        raise store.WriteConflict(["ConditionalCheckFailed", "None", "None"])
+        raise dynamo.WriteConflict(["ConditionalCheckFailed", "None", "None"])
 
-    monkeypatch.setattr(avatar_uploads.store, "transact", always_conflicting)
+    monkeypatch.setattr(avatar_uploads.dynamo, "transact", always_conflicting)
     refused = take(api, token)
     monkeypatch.undo()
     assert (refused.status, refused.error_code) == (409, "profile-conflict")

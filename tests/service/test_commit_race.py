@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import boto3
 from mineduel_engine import rules_for
 from mineduel_service.games import store
+from mineduel_service.platform import dynamo
 from mineduel_service.platform.config import get_config
 
 if TYPE_CHECKING:
@@ -106,8 +107,8 @@ def test_the_store_lands_exactly_one_of_racing_transactions(served_api: Api) -> 
         barrier.wait()
         try:
             store.write_game(outcome[0], before, outcome[1])
-        except store.WriteConflict as conflict:
-            assert conflict.game_changed or "ConditionalCheckFailed" in conflict.reasons
+        except dynamo.WriteConflict as conflict:
+            assert conflict.failed(0) or "ConditionalCheckFailed" in conflict.reasons
             return "lost"
         return "landed"
 

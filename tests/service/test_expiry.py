@@ -14,6 +14,8 @@ import pytest
 from mineduel_service.games import store
 from mineduel_service.platform import clock, scheduling
 from mineduel_service.platform.config import get_config
+from mineduel_service.platform.keys import deadline_shards
+from mineduel_service.platform.keys import game as game_key
 
 if TYPE_CHECKING:
     from conftest import Api
@@ -63,7 +65,7 @@ def _set_index_key(game_id: str, due_at: str) -> None:
     the eventually consistent index would show it)."""
     boto3.client("dynamodb", region_name=get_config().region).update_item(
         TableName=get_config().table_name,
-        Key=store.game_key(game_id),
+        Key=game_key(game_id),
         UpdateExpression="SET due_at = :due",
         ExpressionAttributeValues={":due": {"S": due_at}},
     )
@@ -323,7 +325,7 @@ def test_the_sweeper_ends_games_whose_schedule_never_fired(served_api: Api) -> N
 
 def _due_ids() -> set[str]:
     until = clock.iso(clock.now())
-    return {g for shard in store.deadline_shards() for g in store.due_games(shard, until)}
+    return {g for shard in deadline_shards() for g in store.due_games(shard, until)}
 
 
 def test_only_games_with_a_running_clock_are_in_the_deadline_index(served_api: Api) -> None:
@@ -435,7 +437,7 @@ def test_commits_within_one_bucket_leave_the_index_key_unchanged(served_api: Api
         reply = api.commit(token, game_id, cell // width, cell % width, record.state.move_count)
         assert reply.status == 200, reply.body
         assert reply.body["game"]["status"] == "active"
-        item = client.get_item(TableName=get_config().table_name, Key=store.game_key(game_id))
+        item = client.get_item(TableName=get_config().table_name, Key=game_key(game_id))
         return item["Item"]["deadline"]["S"], item["Item"]["due_at"]["S"]
 
     committed = []

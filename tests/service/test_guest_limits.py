@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
-from mineduel_service.platform import aws, clock, limits
+from mineduel_service.platform import aws, clock, keys, limits
 from mineduel_service.platform.config import get_config
 
 from mineduel.local.template import load_template
@@ -100,7 +100,7 @@ def test_the_counter_is_one_item_per_address_and_minute_that_expires(api: Api) -
     window = int(clock.now().timestamp()) // limits.WINDOW_S
     config = get_config()
     item = boto3.client("dynamodb", region_name=config.region).get_item(
-        TableName=config.table_name, Key=limits.counter_key("guests", address, window)
+        TableName=config.table_name, Key=keys.limit_counter("guests", address, window)
     )["Item"]
     assert item["hits"] == {"N": "3"}
     expires = int(item["expires_ttl"]["N"])

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from mineduel_service.games import store
-from mineduel_service.platform import clock, crypto
+from mineduel_service.platform import clock, crypto, dynamo, keys
 from mineduel_service.platform.config import get_config
 from mineduel_service.play import results
 from mineduel_service.play.advance import field_for
 from mineduel_service.ratings import leaderboards
 from mineduel_service.ratings import model as ratings
-from mineduel_service.ratings.store import rating_key
 
 from mineduel import cli
 from mineduel.rebuild import rebuild
@@ -517,10 +516,10 @@ def test_the_leaderboard_lists_opted_in_established_active_players_in_order(
         assert _ok(api.call("GET", f"/v1/leaderboards/{VARIANT}"))["entries"] == []
         assert _index_items() == []
         # Her token has expired by now, so her "me" is computed from her item directly.
-        items = store.batch_get(
+        items = dynamo.batch_get(
             [
-                rating_key(_ok(api.call("GET", "/v1/players/lg-ann"))["player_id"], VARIANT),
-                leaderboards.board_key(VARIANT, "RANKS"),
+                keys.rating(_ok(api.call("GET", "/v1/players/lg-ann"))["player_id"], VARIANT),
+                keys.leaderboard(VARIANT, "RANKS"),
             ]
         )
         ranks = next(i for i in items if i["sk"]["S"] == "RANKS")

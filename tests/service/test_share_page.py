@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from mineduel_service.api import headers
 from mineduel_service.archive import share_page
 from PIL import Image
 
@@ -196,7 +197,7 @@ def test_every_value_is_escaped(api: Api) -> None:
     every attribute (the Open Graph tags included)."""
     token = api.guest()
     record_id = _finished(api, token)["game_id"]
-    from mineduel_service.games.reads import existing  # noqa: PLC0415
+    from mineduel_service.games.current import existing  # noqa: PLC0415
 
     record = existing(record_id)
     hostile = ['<script>alert("x")</script>', "\"'><img src=x onerror=alert(1)>", "a&b"]
@@ -220,9 +221,9 @@ def test_the_words_for_each_ending() -> None:
 
 def test_the_page_links_back_to_where_it_was_reached() -> None:
     sample = {"x-forwarded-proto": "https", "host": "ignored.example"}
-    assert share_page.origin(sample, "play.example.com") == "https://play.example.com"
-    assert share_page.origin({"Host": "127.0.0.1:3000", "X-Forwarded-Proto": "http"}, None) == (
+    assert headers.origin(sample, "play.example.com") == "https://play.example.com"
+    assert headers.origin({"Host": "127.0.0.1:3000", "X-Forwarded-Proto": "http"}, None) == (
         "http://127.0.0.1:3000"
     )
-    assert share_page.origin({"host": "bad host<>"}, None) == ""
-    assert share_page.origin({"x-forwarded-proto": "gopher"}, "a.example") == "https://a.example"
+    assert headers.origin({"host": "bad host<>"}, None) == ""
+    assert headers.origin({"x-forwarded-proto": "gopher"}, "a.example") == "https://a.example"

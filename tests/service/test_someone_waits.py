@@ -66,7 +66,7 @@ def test_a_turn_someone_waits_for_keeps_its_exact_key() -> None:
 
 
 def test_a_bot_to_move_keeps_an_exact_key_even_with_nobody_waiting() -> None:
-    """Bots left alone play on at once (``turns.store_outcome``): due now, never put off."""
+    """Bots left alone play on at once (``advance.write``): due now, never put off."""
     record = _record((PEOPLE["account"], BOT, BOT), out=(0,), turn=1, deadline=START)
     assert not record.someone_waits and record.due_key == record.deadline
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from mineduel_service.games import store
-from mineduel_service.platform import clock, scheduling
+from mineduel_service.platform import clock, keys, scheduling
 from mineduel_service.platform.config import get_config
 from websockets.sync.client import connect
 
@@ -220,7 +220,7 @@ def test_against_the_bot_the_sweeper_warns_once_never_early(served_api: Api) -> 
     assert _version(game_id) == record.version
     boto3.client("dynamodb", region_name=get_config().region).update_item(
         TableName=get_config().table_name,
-        Key=store.game_key(game_id),
+        Key=keys.game(game_id),
         UpdateExpression="SET due_at = :due",
         ExpressionAttributeValues={":due": {"S": clock.iso(clock.now())}},
     )

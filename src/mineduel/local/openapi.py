@@ -31,7 +31,7 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler.api_gateway import ApiGatewayResolver
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
-from mineduel_service.platform.errors import PROBLEM_JSON
+from mineduel_service.api.problems import PROBLEM_JSON
 
 from . import openapi_examples as examples
 from .environments import load_handler_module

@@ -22,7 +22,7 @@ from typing import Any
 from mineduel_engine.chain import chained, link
 from mineduel_engine.daily import day_seed
 from mineduel_engine.fairness import commitment
-from mineduel_service.platform.errors import ApiError
+from mineduel_service.api.problems import ApiError
 
 Examples = dict[str, dict[str, Any]]
 

@@ -20,7 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from mineduel_service.platform.errors import PROBLEM_JSON, ApiError
+from mineduel_service.api.problems import PROBLEM_JSON, ApiError
 
 from . import swagger, webclient
 from .cors import Cors

@@ -1,16 +1,22 @@
 """The HTTP edge shared by the API functions: the resolver, error mapping, body limits.
 
-One place maps every failure to an RFC 9457 problem details answer (``errors.ApiError.body``):
-``ApiError`` as it is, pydantic validation as 400 (malformed JSON) or 422 (with ``errors``),
-engine refusals by kind, anything unexpected as a bare 500 whose message says nothing about
-the game. Bodies over the configured size are refused with 413, and bodies not sent as JSON
-with 415, before anything parses them.
+One place turns every failure into an RFC 9457 problem details answer: the service's and the
+engine's refusals through ``problems.PROBLEMS``, pydantic validation as 400 (malformed JSON) or
+422 (with ``errors``), anything unexpected as a bare 500 whose message says nothing about the
+game. Bodies over the configured size are refused with 413, and bodies not sent as JSON with
+415, before anything parses them.
+
+Who is calling is settled here too, from the ``Authorization`` header: ``credential`` (what the
+token says, an account's verified by its signature) for requests on a game, which check it
+against the game's seats; ``caller`` (a guest also checked against its stored item) for the
+others. Use cases get these typed identities, never the bearer string.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any, cast
@@ -27,9 +33,13 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from mineduel_engine.errors import EngineError
 
 from ..contract.models import ErrorOut, GatewayMessageOut
-from ..platform import auth, errors
+from ..people.identity import authenticate
+from ..platform import auth
 from ..platform.config import get_config
+from ..platform.errors import Fault, Refusal, Unauthorized
 from ..platform.observability import logger, publish_metrics
+from . import problems
+from .problems import PROBLEM_JSON, ApiError
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
 
@@ -48,7 +58,7 @@ _ERROR_STATUSES = {
 ERRORS: dict[int, Any] = {
     status: {
         "description": description,
-        "content": {errors.PROBLEM_JSON: {"model": ErrorOut}},
+        "content": {PROBLEM_JSON: {"model": ErrorOut}},
     }
     for status, description in _ERROR_STATUSES.items()
 }
@@ -57,7 +67,7 @@ ERRORS[413] = {
     "`body-too-large`), or over API Gateway's 10 MB, which the gateway answers itself with "
     '`{"message": "Request Entity Too Large"}` before any function runs.',
     "content": {
-        errors.PROBLEM_JSON: {"model": ErrorOut},
+        PROBLEM_JSON: {"model": ErrorOut},
         content_types.APPLICATION_JSON: {"model": GatewayMessageOut},
     },
 }
@@ -97,7 +107,7 @@ LIMITED: Any = {
     "`too-many-requests`, with `Retry-After`), and API Gateway's throttle of the route answers "
     '`{"message": "Too Many Requests"}` before any function runs.',
     "content": {
-        errors.PROBLEM_JSON: {"model": ErrorOut},
+        PROBLEM_JSON: {"model": ErrorOut},
         content_types.APPLICATION_JSON: {"model": GatewayMessageOut},
     },
     "headers": {
@@ -143,11 +153,11 @@ def json_response(status: int, body: Any, headers: dict[str, str] | None = None)
     )
 
 
-def error_response(error: errors.ApiError, instance: str | None = None) -> Response[Any]:
+def error_response(error: ApiError, instance: str | None = None) -> Response[Any]:
     """The problem details answer for ``error`` (``instance``: the request's path)."""
     return Response(
         status_code=error.status,
-        content_type=errors.PROBLEM_JSON,
+        content_type=PROBLEM_JSON,
         body=json.dumps(error.body(instance), separators=(",", ":")),
         headers=dict(error.headers or {}),
     )
@@ -162,7 +172,7 @@ def new_app() -> APIGatewayHttpResolver:
 
 
 def _answering(
-    app: APIGatewayHttpResolver, handler: Callable[[Any], errors.ApiError]
+    app: APIGatewayHttpResolver, handler: Callable[[Any], ApiError]
 ) -> Callable[[Any], Response[Any]]:
     """An exception handler that answers ``handler``'s error for the request being served."""
 
@@ -179,42 +189,42 @@ def _path(app: APIGatewayHttpResolver) -> str | None:
         return None
 
 
-def _api_error(exc: errors.ApiError) -> errors.ApiError:
-    if exc.status >= 500:
+def _refusal(exc: Refusal) -> ApiError:
+    if isinstance(exc, Fault):
         logger.error("request failed", extra={"code": exc.code})
-    return exc
+    return problems.problem_of(exc)
 
 
-def _engine_error(exc: EngineError) -> errors.ApiError:
-    return errors.from_engine(exc)
+def _engine_error(exc: EngineError) -> ApiError:
+    return problems.problem_of(exc)
 
 
-def _invalid(exc: RequestValidationError) -> errors.ApiError:
+def _invalid(exc: RequestValidationError) -> ApiError:
     return validation_error(exc.errors())
 
 
-def _content_type(exc: RequestUnsupportedContentType) -> errors.ApiError:
-    return errors.unsupported_media_type()
+def _content_type(exc: RequestUnsupportedContentType) -> ApiError:
+    return problems.unsupported_media_type()
 
 
-def _bad_response(exc: ResponseValidationError) -> errors.ApiError:
+def _bad_response(exc: ResponseValidationError) -> ApiError:
     logger.error("response failed its own model", extra={"errors": len(exc.errors())})
-    return _internal()
+    return problems.internal()
 
 
-def _no_route(exc: NotFoundError) -> errors.ApiError:
-    return errors.ApiError(404, "no-such-route", "There is no such endpoint.")
+def _no_route(exc: NotFoundError) -> ApiError:
+    return problems.no_such_route()
 
 
-def _unexpected(exc: Exception) -> errors.ApiError:
+def _unexpected(exc: Exception) -> ApiError:
     # Only the exception's type is logged: messages of AWS or library errors are not ours to
     # vouch for, and nothing hidden may reach a log line.
     logger.error("unexpected failure", extra={"exception": type(exc).__name__})
-    return _internal()
+    return problems.internal()
 
 
-_EXCEPTION_HANDLERS: list[tuple[type[Exception], Callable[[Any], errors.ApiError]]] = [
-    (errors.ApiError, _api_error),
+_EXCEPTION_HANDLERS: list[tuple[type[Exception], Callable[[Any], ApiError]]] = [
+    (Refusal, _refusal),
     (EngineError, _engine_error),
     (RequestValidationError, _invalid),
     (RequestUnsupportedContentType, _content_type),
@@ -224,15 +234,11 @@ _EXCEPTION_HANDLERS: list[tuple[type[Exception], Callable[[Any], errors.ApiError
 ]
 
 
-def _internal() -> errors.ApiError:
-    return errors.ApiError(500, "internal-error", "Something went wrong on our side; try again.")
-
-
-def validation_error(problems: Any) -> errors.ApiError:
+def validation_error(found: Any) -> ApiError:
     """400 for a body that is not JSON, else 422 with one detail per problem (no input echoed)."""
-    items = list(problems)
+    items = list(found)
     if any(p.get("type") == "json_invalid" for p in items):
-        return errors.malformed("The body is not valid JSON.")
+        return problems.malformed("The body is not valid JSON.")
     details = [
         {
             "loc": [str(part) for part in p.get("loc", ())],
@@ -242,12 +248,10 @@ def validation_error(problems: Any) -> errors.ApiError:
         for p in items
     ]
     where = ", ".join(".".join(d["loc"][1:] or d["loc"]) for d in details[:3])
-    return errors.invalid(
-        "invalid-request", f"Fix these fields and send again: {where or 'body'}.", details
-    )
+    return problems.invalid_request(f"Fix these fields and send again: {where or 'body'}.", details)
 
 
-def body_problem(event: dict[str, Any], limit: int) -> errors.ApiError | None:
+def body_problem(event: dict[str, Any], limit: int) -> ApiError | None:
     """Why a request body cannot be accepted, checked before anything parses it: too large
     (413), not sent as JSON (415), not base64 when flagged so, not UTF-8, not JSON, or nested
     too deeply (400)."""
@@ -258,26 +262,25 @@ def body_problem(event: dict[str, Any], limit: int) -> errors.ApiError | None:
         try:
             raw = base64.b64decode(str(body), validate=True)
         except (binascii.Error, ValueError):
-            return errors.malformed("The body is marked base64 but is not.")
+            return problems.malformed("The body is marked base64 but is not.")
     else:
         raw = str(body).encode("utf-8", errors="surrogatepass")
     if len(raw) > limit:
-        return errors.too_large(limit)
+        return problems.too_large(limit)
     method = str(event.get("requestContext", {}).get("http", {}).get("method", "")).upper()
     if method not in _BODY_METHODS:
         return None
     if not _is_json(_header_of(event, "content-type")):
-        return errors.unsupported_media_type()
+        return problems.unsupported_media_type()
     try:
         parsed = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        return errors.malformed("The body is not UTF-8 text.")
+        return problems.malformed("The body is not UTF-8 text.")
     except (ValueError, RecursionError):
-        return errors.malformed("The body is not valid JSON (or is nested too deeply).")
+        return problems.malformed("The body is not valid JSON (or is nested too deeply).")
     if isinstance(parsed, list):
         # No body of this API is an array; the resolver would quietly take its first element.
-        return errors.invalid(
-            "invalid-request",
+        return problems.invalid_request(
             "Send a JSON object as the body, not an array.",
             [{"loc": ["body"], "msg": "Input should be an object", "type": "model_type"}],
         )
@@ -332,18 +335,53 @@ def lambda_handler_for(app: APIGatewayHttpResolver) -> Handler:
     return cast(Handler, handler)
 
 
-def _raw(error: errors.ApiError, instance: str | None) -> dict[str, Any]:
+def _raw(error: ApiError, instance: str | None) -> dict[str, Any]:
     return {
         "statusCode": error.status,
-        "headers": {"Content-Type": errors.PROBLEM_JSON, **(error.headers or {})},
+        "headers": {"Content-Type": PROBLEM_JSON, **(error.headers or {})},
         "body": json.dumps(error.body(instance)),
         "isBase64Encoded": False,
     }
 
 
 def token(app: APIGatewayHttpResolver) -> str | None:
-    """The caller's bearer token, if any."""
+    """The caller's bearer token, if any (401 for an Authorization header of another shape).
+    Only the edge holds it: use cases get what it proves (``verified``, ``credential``)."""
     return auth.bearer(dict(app.current_event.headers or {}))
+
+
+def verified(bearer: str | None) -> auth.Credential | None:
+    """Who a bearer token says the caller is, or None for no token; 401 for one that is not
+    valid. A read that anybody may make checks the token only after it found what it reads,
+    so an unknown game is 404 whatever the token (``functions/get_game``)."""
+    return None if bearer is None else auth.credential(bearer)
+
+
+def optional_credential(app: APIGatewayHttpResolver) -> auth.Credential | None:
+    """Who the caller's token says they are, or None when no token is sent; 401 for a token
+    that is not valid."""
+    return verified(token(app))
+
+
+def credential(app: APIGatewayHttpResolver) -> auth.Credential:
+    """Who the caller's token says they are (an account's verified, a guest's parsed, to be
+    checked against the game's seat); 401 without one."""
+    found = optional_credential(app)
+    if found is None:
+        raise Unauthorized()
+    return found
+
+
+def caller(app: APIGatewayHttpResolver) -> auth.Caller:
+    """The verified caller (a guest also checked against its stored item: one read); 401
+    without a valid token."""
+    return authenticate(credential(app))
+
+
+def optional_caller(app: APIGatewayHttpResolver) -> auth.Caller | None:
+    """The verified caller, or None when no token is sent."""
+    found = optional_credential(app)
+    return None if found is None else authenticate(found)
 
 
 def source_ip(app: APIGatewayHttpResolver) -> str | None:
@@ -358,6 +396,14 @@ def header(app: APIGatewayHttpResolver, name: str) -> str | None:
         if key.lower() == lowered:
             return str(value)
     return None
+
+
+def etag(body: Any) -> str:
+    """A strong ETag of a response body (same body, same tag)."""
+    digest = hashlib.sha256(
+        json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    ).hexdigest()
+    return f'"{digest[:32]}"'
 
 
 def etag_matches(if_none_match: str | None, tag: str) -> bool:

@@ -17,39 +17,31 @@ import json
 import zlib
 from typing import Any
 
-from botocore.exceptions import ClientError
 from mineduel_engine.analysis import AnalysisError, analyze_document
 
 from ..games import store
-from ..games.reads import document, existing
+from ..games.current import existing
+from ..games.errors import GameNotFinished
 from ..games.record import GameRecord
-from ..platform import aws, clock
-from ..platform.config import get_config
-from ..platform.errors import conflict
+from ..platform import clock, dynamo, keys
 from ..platform.observability import count, logger
+from .documents import document
+from .errors import DayNotOver
 
 COMPRESSION = 9
 
 
-def analysis_key(game_id: str) -> dict[str, Any]:
-    """The stored analysis's key (its own partition: whoever may write it cannot touch a game)."""
-    return {"pk": {"S": f"ANALYSIS#{game_id}"}, "sk": {"S": "ANALYSIS"}}
-
-
 def game_analysis(game_id: str) -> dict[str, Any]:
-    """The route: 409 ``game-not-finished`` before the end (``day-not-over`` for a daily game
-    whose day is still running), else the stored analysis, computed first if need be."""
+    """The route: ``GameNotFinished`` before the end (``DayNotOver`` for a daily game whose
+    day is still running), else the stored analysis, computed first if need be."""
     record = existing(game_id)
     if record.status != "finished":
-        raise conflict(
-            "game-not-finished", f"The game is {record.status}; its analysis comes at the end."
-        )
+        raise GameNotFinished(f"The game is {record.status}; its analysis comes at the end.")
     found = stored_or_computed(record)
     if found is None:
-        raise conflict(
-            "day-not-over",
+        raise DayNotOver(
             f"This daily game's field is the whole day's: its analysis comes when {record.daily} "
-            "is over.",
+            "is over."
         )
     return found
 
@@ -75,11 +67,7 @@ def stored_or_computed(record: GameRecord) -> dict[str, Any] | None:
 
 def stored_analysis(game_id: str) -> dict[str, Any] | None:
     """The stored analysis of ``game_id``, if any (one consistent read)."""
-    item = (
-        aws.dynamodb()
-        .get_item(TableName=get_config().table_name, Key=analysis_key(game_id), ConsistentRead=True)
-        .get("Item")
-    )
+    item = dynamo.get(keys.analysis(game_id))
     if not item:
         return None
     found: dict[str, Any] = json.loads(zlib.decompress(bytes(item["body"]["B"])).decode("utf-8"))
@@ -89,17 +77,11 @@ def stored_analysis(game_id: str) -> dict[str, Any] | None:
 def _store(game_id: str, result: dict[str, Any]) -> None:
     """Keep the analysis; a copy stored meanwhile by a concurrent request is the same, and stays."""
     body = zlib.compress(json.dumps(result, separators=(",", ":")).encode("utf-8"), COMPRESSION)
-    try:
-        aws.dynamodb().put_item(
-            TableName=get_config().table_name,
-            Item={
-                **analysis_key(game_id),
-                "body": {"B": body},
-                "analysis": {"S": str(result.get("analysis", ""))},
-                "created_at": {"S": clock.iso(clock.now())},
-            },
-            ConditionExpression="attribute_not_exists(pk)",
-        )
-    except ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
-            raise
+    dynamo.put_new(
+        {
+            **keys.analysis(game_id),
+            "body": {"B": body},
+            "analysis": {"S": str(result.get("analysis", ""))},
+            "created_at": {"S": clock.iso(clock.now())},
+        }
+    )

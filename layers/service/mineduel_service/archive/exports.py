@@ -2,19 +2,18 @@
 
 - ``GET /v1/players/{username}/games/export``: a player's finished games, newest first, a page
   at a time (Lambda answers at most 6 MB: a page stops at ``MAX_PAGE_GAMES`` games or
-  ``MAX_PAGE_BYTES`` of body, whichever comes first; the next page's link is in the ``Link``
-  header, ``rel="next"``, and its cursor in ``X-Next-Cursor``). Filters: ``variant``, ``since``
-  (inclusive) and ``until`` (exclusive) on when a game ended, ``rated``.
+  ``MAX_PAGE_BYTES`` of body, whichever comes first; the edge sends the next page's link in the
+  ``Link`` header, ``rel="next"``, and its cursor in ``X-Next-Cursor``). Filters:
+  ``variant``, ``since`` (inclusive) and ``until`` (exclusive) on when a game ended, ``rated``.
 - every finished game of a month, as one gzip-compressed NDJSON object in the export bucket,
   built by a scheduled function once the month is over and listed by ``GET /v1/exports`` with
   short-lived presigned links.
 
 ``mineduel verify`` checks either, a file, a URL or standard input, every game in it.
 
-A finished game's log is complete and its length known (its move count), so the logs are read by
-key with ``BatchGetItem`` (up to 100 moves a call, across games) rather than one ``Query`` a
-game: the same number of calls, a few more read units on DynamoDB (each move item is rounded up
-to its own unit), and fast on the local stack's moto, whose ``Query`` reads the whole table.
+The games themselves are read a group at a time (``BatchGetItem``), and each finished game's log
+with one eventually consistent ``Query`` (``documents``): the log holds one item per write that
+played moves (a tap and the bots' replies together), so a game's whole log is a unit or two.
 
 A daily game whose day is not over yet is left out: its seed is still secret (docs/daily.md).
 """
@@ -25,7 +24,6 @@ import gzip
 import hashlib
 import json
 import tempfile
-import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -37,19 +35,18 @@ from mineduel_engine import VARIANT_SPECS
 
 from ..daily.store import get_month, month_of, next_month
 from ..games import store
-from ..games.reads import document
 from ..games.record import GameRecord
-from ..people.players import player_by_name
-from ..platform import aws, clock, pagination
+from ..people.profiles import player_by_name
+from ..platform import aws, clock, dynamo, keys, pagination
 from ..platform.config import get_config
-from ..platform.errors import invalid
+from .documents import document
+from .errors import BadRated, BadSince, BadUntil, BadVariant
 
 CONTENT_TYPE = "application/x-ndjson; charset=utf-8"
 DEFAULT_PAGE_GAMES = 50
 MAX_PAGE_GAMES = 200
 MAX_PAGE_BYTES = 4 * 1024 * 1024
 """A page's body stays under this (Lambda's response limit is 6 MB, JSON-escaping included)."""
-EXPORTS_PK = "EXPORT#MONTHLY"
 EXPORT_PREFIX = "exports/"
 LINK_TTL_S = 900
 BATCH = 100
@@ -105,17 +102,18 @@ def moment(text: str | None, name: str) -> str | None:
             return clock.iso(datetime.strptime(text, shape).replace(tzinfo=UTC))
         except ValueError:
             continue
-    raise invalid(f"bad-{name}", f"{name} is YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC).")
+    refusal = BadSince if name == "since" else BadUntil
+    raise refusal(f"{name} is YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC).")
 
 
 def filters(
     variant: str | None, since: str | None, until: str | None, rated: str | None
 ) -> Filters:
-    """The checked filters (422 for a variant that does not exist or a malformed time)."""
+    """The checked filters (refused: a variant that does not exist, a malformed time)."""
     if variant is not None and variant not in VARIANT_SPECS:
-        raise invalid("bad-variant", f"variant is one of {', '.join(VARIANT_SPECS)}.")
+        raise BadVariant(f"variant is one of {', '.join(VARIANT_SPECS)}.")
     if rated not in (None, "true", "false"):
-        raise invalid("bad-rated", "rated is true or false.")
+        raise BadRated()
     return Filters(
         variant,
         moment(since, "since"),
@@ -185,12 +183,13 @@ def _ids(items: list[dict[str, Any]]) -> list[str]:
 def _history(
     player_id: str, wanted: Filters, start: dict[str, Any] | None
 ) -> Iterator[dict[str, Any]]:
-    """The player's finished-game items in the time range, newest first, filtered."""
-    low = f"GAME#F#{wanted.since or ''}"
-    high = f"GAME#F#{wanted.until}" if wanted.until else "GAME#F#~"
+    """The player's finished-game items in the time range, newest first, filtered (lazily: a
+    ``Query`` page of up to ``MAX_PAGE_GAMES`` only when the one before is used up)."""
+    low = f"{keys.FINISHED_SK}{wanted.since or ''}"
+    high = f"{keys.FINISHED_SK}{wanted.until}" if wanted.until else f"{keys.FINISHED_SK}~"
     names: dict[str, str] = {}
     values: dict[str, Any] = {
-        ":pk": {"S": f"PLAYER#{player_id}"},
+        ":pk": {"S": keys.player_partition(player_id)},
         ":low": {"S": low},
         ":high": {"S": high},
     }
@@ -202,50 +201,22 @@ def _history(
     if wanted.rated is not None:
         values[":rated"] = {"BOOL": wanted.rated}
         tests.append("rated = :rated")
-    request: dict[str, Any] = {
-        "TableName": get_config().table_name,
-        "KeyConditionExpression": "pk = :pk AND sk BETWEEN :low AND :high",
-        "ExpressionAttributeValues": values,
-        "ScanIndexForward": False,
-        "Limit": MAX_PAGE_GAMES,
-    }
-    if names:
-        request["ExpressionAttributeNames"] = names
-    if tests:
-        request["FilterExpression"] = " AND ".join(tests)
-    if start is not None:
-        request["ExclusiveStartKey"] = start
-    while True:
-        answer = aws.dynamodb().query(**request)
-        yield from answer.get("Items", [])
-        following = answer.get("LastEvaluatedKey")
-        if not following:
-            return
-        request["ExclusiveStartKey"] = following
+    return dynamo.query(
+        "pk = :pk AND sk BETWEEN :low AND :high",
+        values,
+        newest_first=True,
+        limit=MAX_PAGE_GAMES,
+        start=start,
+        filter_=" AND ".join(tests) if tests else None,
+        names=names or None,
+    )
 
 
 def _records(items: list[dict[str, Any]]) -> list[GameRecord]:
-    ids = _ids(items)
-    found = {
-        item["pk"]["S"].removeprefix("GAME#"): item
-        for item in store.batch_get([store.game_key(g) for g in ids])
-    }
-    return [store.parse_game(g, found[g]) for g in ids if g in found]
-
-
-def next_link(username: str, wanted: Filters, cursor: str, limit: int) -> str:
-    """The ``Link`` header of a page with a next one."""
-    query = urllib.parse.urlencode({**wanted.query(), "limit": str(limit), "cursor": cursor})
-    path = f"/v1/players/{urllib.parse.quote(username)}/games/export?{query}"
-    return f'<{path}>; rel="next"'
+    return list(store.get_games(_ids(items)).values())
 
 
 # ---------------------------------------------------------------------------- a month's games
-def export_key(month: str) -> dict[str, Any]:
-    """A month's export item."""
-    return {"pk": {"S": EXPORTS_PK}, "sk": {"S": f"MONTH#{month}"}}
-
-
 def object_key(month: str) -> str:
     """Where a month's export lives in the bucket."""
     return f"{EXPORT_PREFIX}games-{month}.ndjson.gz"
@@ -253,26 +224,16 @@ def object_key(month: str) -> str:
 
 def finished_ids(month: str) -> Iterator[str]:
     """Every game that ended in ``month``, oldest first (the ``finished`` index, all shards)."""
-    shards = [_shard(f"FIN#{month}#{n}") for n in range(store.FINISHED_SHARDS)]
+    shards = [_shard(partition) for partition in keys.finished_shards(month)]
     for _, game_id in merge(*shards):
         yield game_id
 
 
 def _shard(partition: str) -> Iterator[tuple[str, str]]:
-    request: dict[str, Any] = {
-        "TableName": get_config().table_name,
-        "IndexName": store.FINISHED_INDEX,
-        "KeyConditionExpression": "fin_shard = :shard",
-        "ExpressionAttributeValues": {":shard": {"S": partition}},
-    }
-    while True:
-        answer = aws.dynamodb().query(**request)
-        for item in answer.get("Items", []):
-            yield item["fin_at"]["S"], item["pk"]["S"].removeprefix("GAME#")
-        following = answer.get("LastEvaluatedKey")
-        if not following:
-            return
-        request["ExclusiveStartKey"] = following
+    for item in dynamo.query(
+        "fin_shard = :shard", {":shard": {"S": partition}}, index=keys.FINISHED_INDEX
+    ):
+        yield item["fin_at"]["S"], keys.game_id_of(item)
 
 
 def _month_records(month: str) -> Iterator[GameRecord]:
@@ -287,11 +248,7 @@ def _month_records(month: str) -> Iterator[GameRecord]:
 
 
 def _by_id(game_ids: list[str]) -> list[GameRecord]:
-    found = {
-        item["pk"]["S"].removeprefix("GAME#"): item
-        for item in store.batch_get([store.game_key(g) for g in game_ids], consistent=False)
-    }
-    return [store.parse_game(g, found[g]) for g in game_ids if g in found]
+    return list(store.get_games(game_ids, consistent=False).values())
 
 
 def build_month(month: str) -> dict[str, Any]:
@@ -325,13 +282,12 @@ def build_month(month: str) -> dict[str, Any]:
         "sha256": digest.hexdigest(),
         "created_at": clock.iso(clock.now()),
     }
-    aws.dynamodb().put_item(
-        TableName=get_config().table_name,
-        Item={
-            **export_key(month),
+    dynamo.put(
+        {
+            **keys.monthly_export(month),
             "key": {"S": object_key(month)},
             "entry": {"S": json.dumps(entry, separators=(",", ":"))},
-        },
+        }
     )
     return entry
 
@@ -342,10 +298,7 @@ def due_month(now: datetime) -> str | None:
     month = month_of((now.replace(day=1) - timedelta(days=1)).date().isoformat())
     if next_month(month) != month_of(now.date().isoformat()):  # pragma: no cover
         return None
-    answer = aws.dynamodb().get_item(
-        TableName=get_config().table_name, Key=export_key(month), ConsistentRead=True
-    )
-    if answer.get("Item"):
+    if dynamo.get(keys.monthly_export(month)) is not None:
         return None
     daily = get_month(month)
     if daily is not None and daily.key_hex is None:
@@ -365,15 +318,10 @@ def monthly(event: dict[str, Any]) -> dict[str, Any]:
 def listing() -> dict[str, Any]:
     """``GET /v1/exports``: every month exported, newest first, each with a link valid for
     ``LINK_TTL_S`` seconds."""
-    answer = aws.dynamodb().query(
-        TableName=get_config().table_name,
-        KeyConditionExpression="pk = :pk",
-        ExpressionAttributeValues={":pk": {"S": EXPORTS_PK}},
-        ScanIndexForward=False,
-    )
+    items, _ = dynamo.query_page("pk = :pk", {":pk": {"S": keys.EXPORTS_PK}}, newest_first=True)
     now = clock.now()
     months = []
-    for item in answer.get("Items", []):
+    for item in items:
         entry = json.loads(item["entry"]["S"])
         url = aws.s3().generate_presigned_url(
             "get_object",

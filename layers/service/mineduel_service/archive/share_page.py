@@ -4,8 +4,9 @@ The page says who played (names and avatars), how it ended and the score (mines 
 played out (length, time, lead changes, each seat's longest run) and links the verification
 document, so anybody can check the game. Its Open Graph and Twitter card tags make a link to it
 preview well in chat apps: title and description say who won and how, and the image is the
-winner's avatar (or another seat's) when there is one. An unknown game gets a 404 page, a game
-not finished yet a 409 page that says so; the JSON summary answers the same with 404 and 409.
+winner's avatar (or another seat's) when there is one. An unknown game gets a page that says
+there is no such game, a game not finished yet one that says so (the edge answers them as the
+JSON summary would be refused, with their caching and security headers: ``api.headers``).
 
 Everything shown comes from the summary of a finished game (``summaries``), which is public, and
 every value is escaped where it is put in: usernames are user input.
@@ -14,16 +15,14 @@ every value is escaped where it is put in: usernames are user input.
 from __future__ import annotations
 
 import html
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ..games import store
-from ..games.reads import current
+from ..games.current import current
+from ..games.errors import GameNotFound
 from ..games.record import GameRecord
 from ..platform.clock import parse_iso
-from ..platform.errors import ApiError
 from ..platform.observability import logger
 from . import analyses, share_chart
 from .share_html import (
@@ -43,18 +42,6 @@ from .share_html import (
 from .summaries import summarize
 
 CONTENT_TYPE = "text/html; charset=utf-8"
-PAGE_CACHE_S = 300
-"""A finished game does not change, but names and avatars may: pages are kept five minutes."""
-SECURITY_HEADERS = {
-    # No script, no frames, nothing loaded but the avatars (from wherever their links lead).
-    "Content-Security-Policy": (
-        "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; base-uri 'none'; "
-        "form-action 'none'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
-}
-_HOST = re.compile(r"^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$")
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 _REASONS = {
     "reach": "Out of reach: the others could not catch up with the mines left.",
@@ -75,13 +62,16 @@ _NOT_FINISHED = {
 }
 
 
+Shows = Literal["game", "no-game", "not-finished"]
+
+
 @dataclass(frozen=True)
 class SharePage:
-    """An answer of the share route: status, HTML and headers."""
+    """What the share route shows: the page, and whether it is the game's or a notice that
+    there is no such game or that it is not finished (answered differently at the edge)."""
 
-    status: int
+    shows: Shows
     html: str
-    headers: dict[str, str] = field(default_factory=dict)
 
 
 def text(value: Any) -> str:
@@ -89,43 +79,26 @@ def text(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def origin(headers: Mapping[str, str], domain_name: str | None) -> str:
-    """``scheme://host`` of the request, for the absolute URLs Open Graph needs: the host API
-    Gateway was reached on, the scheme it reports (``X-Forwarded-Proto``). Empty when there is
-    no plausible host, and then links stay relative."""
-    lowered = {k.lower(): v for k, v in headers.items()}
-    proto = (lowered.get("x-forwarded-proto") or "https").split(",")[0].strip().lower()
-    scheme = proto if proto in ("http", "https") else "https"
-    for host in (domain_name, lowered.get("host")):
-        if host and _HOST.fullmatch(host):
-            return f"{scheme}://{host}"
-    return ""
-
-
 def page(game_id: str, base: str) -> SharePage:
     """The share page of ``game_id``, or the page that says why there is none."""
     try:
         record = current(game_id)
-    except ApiError as exc:
-        if exc.status != 404:
-            raise
-        return notice(
-            404,
-            "No such game",
-            "There is no MineDuel game at this address; check the link you were given.",
+    except GameNotFound:
+        return SharePage(
+            "no-game",
+            notice(
+                "No such game",
+                "There is no MineDuel game at this address; check the link you were given.",
+            ),
         )
     if record.status != "finished":
         headline, message = _NOT_FINISHED[record.status]
-        return notice(409, headline, message)
+        return SharePage("not-finished", notice(headline, message))
     summary = summarize(record, store.list_moves(game_id))
-    return SharePage(
-        200,
-        render(record, summary, base, analysis_of(record)),
-        {**SECURITY_HEADERS, "Cache-Control": f"public, max-age={PAGE_CACHE_S}"},
-    )
+    return SharePage("game", render(record, summary, base, analysis_of(record)))
 
 
-def notice(status: int, headline: str, message: str) -> SharePage:
+def notice(headline: str, message: str) -> str:
     """A page that only says something (no game to show), kept out of search indexes."""
     body = NOTICE_BODY.substitute(headline=text(headline), message=text(message))
     document = PAGE.substitute(
@@ -135,7 +108,7 @@ def notice(status: int, headline: str, message: str) -> SharePage:
         style=STYLE,
         body=body,
     )
-    return SharePage(status, document, {**SECURITY_HEADERS, "Cache-Control": "no-store"})
+    return document
 
 
 def analysis_of(record: GameRecord) -> dict[str, Any] | None:

@@ -10,12 +10,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..games import store
-from ..games.reads import current
+from ..games.current import current
+from ..games.errors import GameNotFinished
 from ..games.record import GameRecord
 from ..games.views import game_summary, rating_change
-from ..people.players import avatar_url
-from ..people.profiles import get_profiles
-from ..platform.errors import conflict
+from ..people.profiles import avatar_url, get_profiles
 
 
 def lead_changes(moves: Sequence[dict[str, Any]], seats: int) -> int:
@@ -61,12 +60,10 @@ def _rating_lines(record: GameRecord, seat: int) -> dict[str, int | None]:
 
 
 def summary(game_id: str) -> dict[str, Any]:
-    """``GET /v1/games/{id}/summary``: 409 ``game-not-finished`` before the end."""
+    """``GET /v1/games/{id}/summary``: ``GameNotFinished`` before the end."""
     record = current(game_id)
     if record.status != "finished":
-        raise conflict(
-            "game-not-finished", f"The game is {record.status}; its summary comes at the end."
-        )
+        raise GameNotFinished(f"The game is {record.status}; its summary comes at the end.")
     return summarize(record, store.list_moves(game_id))
 
 

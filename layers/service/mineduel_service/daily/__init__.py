@@ -1,1 +1,6 @@
-"""daily."""
+"""The daily duel: one field a day for everyone (docs/daily.md): its items (``store``), the
+month keys and day seeds (``seeds``), a player's game of the day (``play``), the day at a glance
+(``overview``), the daily table (``table``) and the housekeeping that closes days
+(``housekeeping``)."""
+
+USE_CASES: tuple[str, ...] = ("housekeeping", "overview", "play", "table")

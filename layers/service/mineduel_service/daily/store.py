@@ -10,40 +10,35 @@ the day's table (docs/daily.md, docs/data-model.md).
 - ``DAILY#<YYYY-MM-DD>`` / ``TABLE#<page>``: the day's table, ranked, one page of entries.
 
 Light on purpose: the read paths (a Verification document names its month's commitment and key)
-import this without anything that needs KMS.
+import this without anything that needs KMS. Keys are built in ``platform.keys``.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from ..games.record import GameRecord
-from ..platform import aws
-from ..platform.config import get_config
+from ..platform import clock, dynamo, keys
+from ..platform.clock import day_start
 
 TABLE_PAGE = 100
 
 
-def _table() -> str:
-    return get_config().table_name
+def today(now: datetime) -> str:
+    """The UTC day of ``now``."""
+    return now.date().isoformat()
+
+
+def day_end(day: str) -> str:
+    """The moment ``day`` ends, in the API's time format (no daily game's turn runs past it)."""
+    return clock.iso(day_start(day) + timedelta(days=1))
 
 
 def month_of(day: str) -> str:
     """``YYYY-MM`` of a ``YYYY-MM-DD`` day."""
     return day[:7]
-
-
-def day_start(day: str) -> datetime:
-    """The first moment of ``day`` (UTC)."""
-    return datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=UTC)
-
-
-def day_over(day: str, now: datetime) -> bool:
-    """True once ``day`` has ended (UTC)."""
-    return now >= day_start(day) + timedelta(days=1)
 
 
 def next_day(day: str) -> str:
@@ -60,26 +55,6 @@ def next_month(month: str) -> str:
 def month_over(month: str, now: datetime) -> bool:
     """True once ``month`` has ended (UTC)."""
     return now >= day_start(f"{next_month(month)}-01")
-
-
-def month_key_key(month: str) -> dict[str, Any]:
-    """The month item's key."""
-    return {"pk": {"S": f"DAILY#{month}"}, "sk": {"S": "MONTH"}}
-
-
-def day_key(day: str) -> dict[str, Any]:
-    """The day item's key."""
-    return {"pk": {"S": f"DAILY#{day}"}, "sk": {"S": "DAY"}}
-
-
-def play_key(day: str, player_id: str) -> dict[str, Any]:
-    """A player's attempt of ``day``."""
-    return {"pk": {"S": f"DAILY#{day}"}, "sk": {"S": f"PLAY#{player_id}"}}
-
-
-def table_key(day: str, page: int) -> dict[str, Any]:
-    """One page of ``day``'s table."""
-    return {"pk": {"S": f"DAILY#{day}"}, "sk": {"S": f"TABLE#{page:05d}"}}
 
 
 @dataclass(frozen=True)
@@ -126,7 +101,7 @@ class Play:
 def parse_month(item: dict[str, Any]) -> Month:
     """A month from its item."""
     return Month(
-        month=item["pk"]["S"].removeprefix("DAILY#"),
+        month=str(item["pk"]["S"]).removeprefix(keys.DAILY),
         commitment=item["commitment"]["S"],
         ciphertext=bytes(item["key_ct"]["B"]),
         created_at=item["created_at"]["S"],
@@ -144,7 +119,7 @@ def parse_day(item: dict[str, Any]) -> Day:
         return int(item[name]["N"]) if name in item else 0
 
     return Day(
-        day=item["pk"]["S"].removeprefix("DAILY#"),
+        day=str(item["pk"]["S"]).removeprefix(keys.DAILY),
         commitment=item["commitment"]["S"],
         published_at=item["published_at"]["S"],
         seed_hex=text("seed"),
@@ -160,8 +135,8 @@ def parse_play(item: dict[str, Any]) -> Play:
     """An attempt from its item."""
     result = json.loads(item["result"]["S"]) if "result" in item else {}
     return Play(
-        day=item["pk"]["S"].removeprefix("DAILY#"),
-        player_id=item["sk"]["S"].removeprefix("PLAY#"),
+        day=str(item["pk"]["S"]).removeprefix(keys.DAILY),
+        player_id=str(item["sk"]["S"]).removeprefix(keys.PLAY_SK),
         game_id=item["game_id"]["S"],
         name=item["name"]["S"],
         ranked=bool(item["ranked"]["BOOL"]),
@@ -175,7 +150,7 @@ def parse_play(item: dict[str, Any]) -> Play:
 def play_item(play: Play) -> dict[str, Any]:
     """The attempt's item."""
     item: dict[str, Any] = {
-        **play_key(play.day, play.player_id),
+        **keys.daily_play(play.day, play.player_id),
         "game_id": {"S": play.game_id},
         "name": {"S": play.name},
         "ranked": {"BOOL": play.ranked},
@@ -187,27 +162,31 @@ def play_item(play: Play) -> dict[str, Any]:
     return item
 
 
-def get_item(key: dict[str, Any]) -> dict[str, Any] | None:
-    """One item of the table (consistent read)."""
-    found = aws.dynamodb().get_item(TableName=_table(), Key=key, ConsistentRead=True).get("Item")
-    return dict(found) if found else None
-
-
 def get_month(month: str) -> Month | None:
     """The month's key item, if made."""
-    item = get_item(month_key_key(month))
+    item = dynamo.get(keys.daily_month(month))
     return parse_month(item) if item else None
 
 
-def daily_object(record: GameRecord) -> dict[str, Any] | None:
-    """A daily game's ``daily`` object for its Verification document: the day, its month, the
-    month's commitment and (once the month is over) the month key. None for other games."""
-    if record.daily is None:
-        return None
-    month = get_month(month_of(record.daily))
-    return {
-        "date": record.daily,
-        "month": month_of(record.daily),
-        "month_commitment": month.commitment if month else None,
-        "month_key": month.key_hex if month else None,
-    }
+def get_day(day: str) -> Day | None:
+    """The day's item, if made."""
+    item = dynamo.get(keys.daily_day(day))
+    return parse_day(item) if item else None
+
+
+def get_play(day: str, player_id: str) -> Play | None:
+    """The player's attempt of ``day``, if any."""
+    item = dynamo.get(keys.daily_play(day, player_id))
+    return parse_play(item) if item else None
+
+
+def plays_of(day: str) -> list[Play]:
+    """Every attempt of ``day`` (consistent ``Query`` pages of the day's partition)."""
+    return [
+        parse_play(item)
+        for item in dynamo.query(
+            "pk = :pk AND begins_with(sk, :play)",
+            {":pk": {"S": keys.daily_partition(day)}, ":play": {"S": keys.PLAY_SK}},
+            consistent=True,
+        )
+    ]

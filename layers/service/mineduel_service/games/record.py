@@ -223,6 +223,16 @@ class GameRecord:
         """A copy with ``changes``."""
         return replace(self, **changes)
 
+    def revised(self, **changes: Any) -> GameRecord:
+        """The next version of the game, with ``changes``: what a write stores over this one
+        (every write of a game is conditioned on the version it was computed from)."""
+        return replace(self, version=self.version + 1, **changes)
+
+    def cancelled(self, at: str) -> GameRecord:
+        """The game cancelled at ``at`` before it started (by its creator, or lapsed after a
+        week with seats nobody took)."""
+        return self.revised(status="cancelled", lapses_at=None, ended_at=at)
+
     def _private_parts(self) -> dict[str, Any]:
         """Each seat's private part (a windows-duel seat's wrong guesses), kept in the item for
         the server (the seat's own view, its bot) and never in a public rendering; left out

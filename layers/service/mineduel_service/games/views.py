@@ -7,11 +7,7 @@ game is finished, when it is public by design.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
-
-from mineduel_engine import Move
 
 from .record import GameRecord
 
@@ -76,12 +72,6 @@ def rating_change(record: GameRecord, seat: int) -> dict[str, int | None]:
     return {"rating_before": line.before.rating, "rating_after": line.after.rating}
 
 
-def move_record(move: Move, at: str) -> dict[str, Any]:
-    """A move as the log stores it: the engine's whole record (a wrong guess's cell included)
-    plus the time it was played. Never sent as it is: see ``move_view``."""
-    return {**move.to_record(), "at": at}
-
-
 def move_view(stored: dict[str, Any], viewer: int | None, finished: bool) -> dict[str, Any]:
     """docs/api.md's Move as ``viewer`` may see it: while the game runs, another seat's wrong guess
     shows no cell (everything is public once it is finished)."""
@@ -96,14 +86,6 @@ def moves_view(
 ) -> list[dict[str, Any]]:
     """``move_view`` of each move."""
     return [move_view(move, viewer, finished) for move in stored]
-
-
-def etag(body: Any) -> str:
-    """A strong ETag of a response body (same body, same tag)."""
-    digest = hashlib.sha256(
-        json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    ).hexdigest()
-    return f'"{digest[:32]}"'
 
 
 def game_summary(record: GameRecord, my_seat: int | None = None) -> dict[str, Any]:

@@ -1,5 +1,5 @@
-"""Writing a game: the game item, its new moves, every item that follows from the change and
-the idempotency record, in one conditional transaction.
+"""Writing a game: the game item, the log item of its new moves, every item that follows from
+the change and the idempotency record, in one conditional transaction.
 
 Every write path (create, join, decline, cancel, lapse, commit, resign, timeout) goes through
 ``persist``, so the index items of docs/data-model.md can never fall out of step with the game.
@@ -23,6 +23,6 @@ def persist(
     extra: Sequence[dict[str, Any]] = (),
 ) -> None:
     """Write ``after`` over ``before`` (None: a new game) with everything that follows from it;
-    ``store.WriteConflict`` if the game is no longer ``before`` (or a related condition fails)."""
+    ``dynamo.WriteConflict`` if the game is no longer ``before`` (or a related condition fails)."""
     related = [*related_items(before, after), *extra]
     store.write_game(after, before, moves, idempotency, related)

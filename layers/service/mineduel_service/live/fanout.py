@@ -29,21 +29,12 @@ from botocore.exceptions import ClientError
 
 from ..games import store
 from ..games.record import GameRecord
+from ..games.watchers import Subscription, parse_subscription, subscriptions, watchers
 from ..platform import aws, clock
 from ..platform.config import get_config
 from ..platform.observability import count, logger
 from .changes import bus_events, event_of, spectators_turned_off
-from .connections import (
-    SUB_PREFIX,
-    Subscription,
-    delete_subscriptions,
-    drop_connection,
-    parse_connection,
-    parse_subscription,
-    subscriptions,
-    unsubscribe,
-    watchers,
-)
+from .connections import delete_subscriptions, drop_connection, parse_connection, unsubscribe
 
 MAX_BUS_ENTRIES = 10  # PutEvents takes 10 entries a call
 
@@ -95,22 +86,21 @@ def _one(record: dict[str, Any], report: FanoutReport) -> list[dict[str, Any]]:
     keys = change.get("Keys", {})
     pk, sk = keys.get("pk", {}).get("S", ""), keys.get("sk", {}).get("S", "")
     old, new = change.get("OldImage"), change.get("NewImage")
-    if sk == "GAME" and pk.startswith("GAME#") and new:
-        game_id = pk.removeprefix("GAME#")
-        before = store.parse_game(game_id, typed(old)) if old else None
-        after = store.parse_game(game_id, typed(new))
+    if sk == keys.GAME_SK and pk.startswith(keys.GAME) and new:
+        before = store.parse_game(typed(old)) if old else None
+        after = store.parse_game(typed(new))
         return _game_changed(before, after, report)
-    if sk.startswith(SUB_PREFIX) and record.get("eventName") in ("INSERT", "REMOVE"):
+    if sk.startswith(keys.SUBSCRIPTION_SK) and record.get("eventName") in ("INSERT", "REMOVE"):
         sub = parse_subscription(typed(new or old or {}))
         if sub.role == "spectator":
             _watchers_changed(sub.game_id, report)
-    elif sk == "CONN" and record.get("eventName") == "REMOVE" and old and _by_ttl(record):
+    elif sk == keys.CONNECTION_SK and record.get("eventName") == "REMOVE" and old and _ttl(record):
         connection = parse_connection(typed(old))  # gone: its subscriptions go too
         delete_subscriptions(connection.connection_id, connection.games)
     return []
 
 
-def _by_ttl(record: dict[str, Any]) -> bool:
+def _ttl(record: dict[str, Any]) -> bool:
     """The record is DynamoDB's own TTL deletion (a ``$disconnect`` deletes its items itself)."""
     identity = record.get("userIdentity") or {}
     return identity.get("principalId") == "dynamodb.amazonaws.com"

@@ -15,22 +15,20 @@ import json
 from typing import Any
 
 from ..games import store
-from ..games.reads import plausible_id
 from ..games.record import GameRecord
-from ..games.seats import authenticate
-from ..platform import clock
+from ..games.watchers import Role
+from ..platform import auth, clock
 from . import connections
-from .connections import Connection, Role, SubscriptionRefused
+from .connections import Connection, SubscriptionRefused
 from .spectators import unwatchable_reason
 
 MAX_MESSAGE_BYTES = 1024
 
 
-def connect(connection_id: str, token: str | None) -> None:
-    """Store the connection and who opened it; ``ApiError`` (401) for a token that is not
-    valid, which refuses the handshake. No token: an anonymous spectator."""
-    if token:
-        caller = authenticate(token)
+def connect(connection_id: str, caller: auth.Caller | None) -> None:
+    """Store the connection and who opened it (the edge has checked the ``?token=``: one that
+    is not valid refuses the handshake). No caller: an anonymous spectator."""
+    if caller is not None:
         connection = Connection(connection_id, caller.kind, caller.player_id)
     else:
         connection = Connection(connection_id, "anonymous", None)
@@ -58,7 +56,7 @@ def message(connection_id: str, body: str | None) -> dict[str, Any]:
     game_id = parsed.get("game_id")
     if action not in ("subscribe", "unsubscribe"):
         return error("bad-action", "The action must be subscribe, unsubscribe or ping.")
-    if not isinstance(game_id, str) or not plausible_id(game_id):
+    if not isinstance(game_id, str) or not store.plausible_id(game_id):
         return error("game-not-found", "There is no such game.", game_id)
     if action == "unsubscribe":
         connections.unsubscribe(connection_id, game_id)
@@ -75,7 +73,7 @@ def subscribe(connection_id: str, game_id: str) -> dict[str, Any]:
     record = store.get_game(game_id)
     if record is None:
         return error("game-not-found", "There is no such game.", game_id)
-    seat = seat_of(record, connection)
+    seat = connection_seat(record, connection)
     role: Role = "player" if seat is not None else "spectator"
     if seat is None:
         reason = unwatchable_reason(record)
@@ -93,7 +91,7 @@ def subscribe(connection_id: str, game_id: str) -> dict[str, Any]:
     return {"type": "subscribed", "game_id": game_id, "role": role, "seat": seat}
 
 
-def seat_of(record: GameRecord, connection: Connection) -> int | None:
+def connection_seat(record: GameRecord, connection: Connection) -> int | None:
     """The seat the connection's player holds in the game, if any."""
     if connection.player_id is None:
         return None

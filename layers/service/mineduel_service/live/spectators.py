@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games import store, writes
-from ..games.reads import existing
+from ..games import writes
+from ..games.current import existing
+from ..games.errors import GameConflict
 from ..games.record import GameRecord
-from ..games.seats import credential, seat_of
+from ..games.seats import seat_of
 from ..games.views import game_view
 from ..people.profiles import get_profiles
-from ..platform import clock
-from ..platform.errors import conflict
+from ..platform import auth, clock, dynamo
+from .errors import GameOver
 
 ATTEMPTS = 3
 
@@ -34,21 +35,19 @@ def unwatchable_reason(record: GameRecord) -> str | None:
     return None
 
 
-def turn_off(token: str | None, game_id: str) -> dict[str, Any]:
+def turn_off(cred: auth.Credential, game_id: str) -> dict[str, Any]:
     """A player turns spectators off for the rest of the game (for good: it cannot be turned
     back on); the fan-out then unsubscribes every spectator."""
-    cred = credential(token)
-    for _ in range(ATTEMPTS):
+
+    def attempt() -> dict[str, Any]:
         record = existing(game_id)
         seat_of(record, cred, clock.now())
         if record.spectators_off:
             return game_view(record)
         if record.status in ("finished", "cancelled"):
-            raise conflict("game-over", f"The game is {record.status}; nobody watches it live.")
+            raise GameOver(f"The game is {record.status}; nobody watches it live.")
         after = record.evolve(spectators_off=True, version=record.version + 1)
-        try:
-            writes.persist(after, record)
-        except store.WriteConflict:
-            continue
+        writes.persist(after, record)
         return game_view(after)
-    raise conflict("game-conflict", "The game changed at the same moment; try again.")
+
+    return dynamo.read_modify_write(attempt, ATTEMPTS, GameConflict)

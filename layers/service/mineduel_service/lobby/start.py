@@ -15,19 +15,32 @@ from mineduel_engine import Settings, commitment, rules_for
 from mineduel_engine.settings import BOT_LEVELS
 
 from ..contract.models import CreateGameRequest, JoinRequest
-from ..games import store, writes
+from ..games import writes
+from ..games.current import existing
 from ..games.deadlines import WAITING_LAPSE_S, deadline_after
-from ..games.reads import existing
+from ..games.errors import GameNotFinished
 from ..games.record import GameRecord, Seat
-from ..games.seats import authenticate, credential, seat_of
+from ..games.seats import seat_of
 from ..games.views import game_view
-from ..people.players import player_not_found
-from ..people.profiles import USERNAME, get_profile, owner_of
-from ..platform import auth, clock, crypto
-from ..platform.errors import conflict, forbidden, invalid
+from ..people.errors import PlayerNotFound
+from ..people.identity import authenticate
+from ..people.profiles import USERNAME, display_name, get_profile, owner_of
+from ..platform import auth, clock, crypto, dynamo
 from ..platform.observability import count, logger
 from ..play.advance import follow_schedule
 from ..ratings.model import RATED_VARIANTS, system_for
+from .errors import (
+    BadInvite,
+    GameNotWaiting,
+    GuestsPlayBotsOnly,
+    JoinConflict,
+    NoOpenSeat,
+    TooManyBots,
+    TooManyInvites,
+    UnknownBotLevel,
+    UnratedSeat,
+    VariantNotRated,
+)
 
 ATTEMPTS = 3
 
@@ -40,19 +53,8 @@ class Invitee:
     player_id: str
 
 
-def display_name(caller: auth.Caller) -> str:
-    """The name a caller's seat shows: an account's username (or its stand-in), a guest's name."""
-    if caller.kind != "account":
-        return caller.name
-    profile = get_profile(caller.player_id)
-    if profile is not None:
-        return profile.display_name
-    return f"Player {caller.player_id.replace('-', '')[:6]}"
-
-
-def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]:
+def create_game(caller: auth.Caller, request: CreateGameRequest) -> dict[str, Any]:
     """A new game: seat 0 is the caller, bots fill the last seats, the others are open."""
-    caller = authenticate(token)
     settings = Settings.for_variant(request.variant, seats=request.seats, options=_options(request))
     _check_create(caller, request)
     invitees = _invitees(caller, request.invite)
@@ -61,7 +63,7 @@ def create_game(token: str | None, request: CreateGameRequest) -> dict[str, Any]
     record = new_game(settings, seats, request.move_deadline_s, request.rated, request.bot_level)
     writes.persist(record, None)
     # No schedule: the caller is the only person seated, so a game that starts at once (against
-    # bots) has nobody waiting on its turns (the sweeper ends them, ``turns.follow_schedule``);
+    # bots) has nobody waiting on its turns (the sweeper ends them, ``advance.follow_schedule``);
     # one with seats to fill gets its first schedule when the last person joins.
     count("GamesCreated")
     logger.info("game created", extra={"game_id": record.game_id, "seats": request.seats})
@@ -149,16 +151,13 @@ def _seats(creator: Seat, invitees: list[Invitee], request: CreateGameRequest) -
 
 def _check_create(caller: auth.Caller, request: CreateGameRequest) -> None:
     if request.bots > request.seats - 1:
-        raise invalid("too-many-bots", "Leave seat 0 for yourself: bots must be fewer than seats.")
+        raise TooManyBots()
     if request.bot_level not in BOT_LEVELS:
-        raise invalid("unknown-bot-level", f"Choose a bot level from {', '.join(BOT_LEVELS)}.")
+        raise UnknownBotLevel(f"Choose a bot level from {', '.join(BOT_LEVELS)}.")
     if len(request.invite) > request.seats - 1 - request.bots:
-        raise invalid("too-many-invites", "Invite at most one player per open seat.")
+        raise TooManyInvites()
     if caller.kind == "guest" and request.bots != request.seats - 1:
-        raise forbidden(
-            "guests-play-bots-only",
-            "Guests may only play bots: fill every other seat with a bot.",
-        )
+        raise GuestsPlayBotsOnly("Guests may only play bots: fill every other seat with a bot.")
     if request.rated:
         _check_rated(caller, request)
 
@@ -168,53 +167,47 @@ def _check_rated(caller: auth.Caller, request: CreateGameRequest) -> None:
     are never rated (open seats only take accounts: guests cannot join)."""
     if system_for(request.variant) is None:
         rated = ", ".join(sorted(RATED_VARIANTS))
-        raise invalid(
-            "variant-not-rated", f"{request.variant} has no ratings; rated games are: {rated}."
-        )
+        raise VariantNotRated(f"{request.variant} has no ratings; rated games are: {rated}.")
     if caller.kind != "account":
-        raise invalid("unrated-seat", "Guests play unrated games; sign in to play rated.")
+        raise UnratedSeat("Guests play unrated games; sign in to play rated.")
     if request.bots:
-        raise invalid("unrated-seat", "Bots are never rated: a rated game has no bot seats.")
+        raise UnratedSeat("Bots are never rated: a rated game has no bot seats.")
 
 
 def _invitees(caller: auth.Caller, names: list[str]) -> list[Invitee]:
-    """The invited players, by username (404 for a name nobody has; 422 for oneself or twice)."""
+    """The invited players, by username (``PlayerNotFound`` for a name nobody has,
+    ``BadInvite`` for oneself or twice)."""
     found: list[Invitee] = []
     for raw in names:
         name = raw.strip()
         if not USERNAME.fullmatch(name):
-            raise invalid(
-                "bad-invite", f"{name[:24]!r} is not a username (3 to 20 letters, digits, _ or -)."
-            )
+            raise BadInvite(f"{name[:24]!r} is not a username (3 to 20 letters, digits, _ or -).")
         player_id = owner_of(name)
         if player_id is None:
-            raise player_not_found()
+            raise PlayerNotFound()
         if player_id == caller.player_id:
-            raise invalid("bad-invite", "Invite other players, not yourself.")
+            raise BadInvite("Invite other players, not yourself.")
         if any(invitee.player_id == player_id for invitee in found):
-            raise invalid("bad-invite", "Invite each player once.")
+            raise BadInvite("Invite each player once.")
         profile = get_profile(player_id)
         found.append(Invitee(profile.username if profile and profile.username else name, player_id))
     return found
 
 
-def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str, Any]:
+def join_game(caller: auth.Caller, game_id: str, request: JoinRequest) -> dict[str, Any]:
     """Take an open seat (idempotent for a seat already held); the last one starts the game."""
-    caller = authenticate(token)
     if caller.kind == "guest":
-        raise forbidden(
-            "guests-play-bots-only", "Guests may only play bots; sign in to join games."
-        )
-    name: str | None = None
-    for _ in range(ATTEMPTS):
+        raise GuestsPlayBotsOnly("Guests may only play bots; sign in to join games.")
+    name: str | None = None  # read once, however often the write is tried
+
+    def attempt() -> dict[str, Any]:
+        nonlocal name
         record = existing(game_id)
         held = [i for i, seat in enumerate(record.seats) if seat.player_id == caller.player_id]
         if held:
             return game_view(record, held[0])
         if record.status != "waiting":
-            raise conflict(
-                "game-not-waiting", f"The game is {record.status}; its seats are no longer open."
-            )
+            raise GameNotWaiting(f"The game is {record.status}; its seats are no longer open.")
         index = _open_seat(record, caller.player_id)
         name = name or display_name(caller)
         seats = list(record.seats)
@@ -228,13 +221,11 @@ def join_game(token: str | None, game_id: str, request: JoinRequest) -> dict[str
             lapses_at=None if full else record.lapses_at,
             version=record.version + 1,
         )
-        try:
-            writes.persist(after, record)
-        except store.WriteConflict:
-            continue
+        writes.persist(after, record)
         follow_schedule(record, after)
         return game_view(after, index)
-    raise conflict("join-conflict", "Others joined at the same moment; try again.")
+
+    return dynamo.read_modify_write(attempt, ATTEMPTS, JoinConflict)
 
 
 def _open_seat(record: GameRecord, player_id: str) -> int:
@@ -245,19 +236,22 @@ def _open_seat(record: GameRecord, player_id: str) -> int:
     for index, seat in enumerate(record.seats):
         if seat.kind == "open" and seat.reserved_id is None:
             return index
-    raise conflict("no-open-seat", "Every seat is taken or reserved for someone else.")
+    raise NoOpenSeat()
 
 
-def rematch(token: str | None, game_id: str) -> dict[str, Any]:
+def rematch(cred: auth.Credential, game_id: str) -> dict[str, Any]:
     """A new game with the same settings and people, the people's seats rotated by one (bots
-    keep the last seats, so a person always moves first); the others are invited."""
-    cred = credential(token)
+    keep the last seats, so a person always moves first); the others are invited.
+
+    The caller is checked against the finished game's seat first, and only then (to seat them
+    in the new game) against their guest item: a request that is refused for the game reads no
+    guest."""
     now = clock.now()
     previous = existing(game_id)
     seat_of(previous, cred, now)
     if previous.status != "finished":
-        raise conflict("game-not-finished", "A rematch starts once the game is finished.")
-    caller = authenticate(token)
+        raise GameNotFinished("A rematch starts once the game is finished.")
+    caller = authenticate(cred)
     people = [i for i, seat in enumerate(previous.seats) if seat.kind != "bot"]
     order = people[1:] + people[:1]
     seats: list[Seat] = []

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from ..platform.errors import ApiError
+from .errors import AvatarBadDimensions, AvatarNotAnImage, AvatarTooLarge, AvatarUnsupportedType
 
 MAX_BYTES = 256 * 1024
 MIN_SIDE = 16
@@ -56,38 +56,28 @@ class CheckedImage:
     height: int
 
 
-def too_large(size: int) -> ApiError:
-    """413: the upload is over the limit."""
-    return ApiError(
-        413,
-        "avatar-too-large",
-        f"An avatar is at most {MAX_BYTES // 1024} KB; the upload is {-(-size // 1024)} KB.",
+def too_large(size: int) -> AvatarTooLarge:
+    """The upload is over the limit."""
+    return AvatarTooLarge(
+        f"An avatar is at most {MAX_BYTES // 1024} KB; the upload is {-(-size // 1024)} KB."
     )
 
 
-def unsupported(what: str) -> ApiError:
-    """415: an image, but not of a type avatars may be."""
-    return ApiError(
-        415, "avatar-unsupported-type", f"Avatars are PNG, JPEG or WebP images; this is {what}."
-    )
+def unsupported(what: str) -> AvatarUnsupportedType:
+    """An image, but not of a type avatars may be."""
+    return AvatarUnsupportedType(f"Avatars are PNG, JPEG or WebP images; this is {what}.")
 
 
-def not_an_image() -> ApiError:
-    """422: the bytes are not a PNG, JPEG or WebP picture that decodes."""
-    return ApiError(
-        422,
-        "avatar-not-an-image",
-        "The upload is not a PNG, JPEG or WebP image that can be read; upload a real picture.",
-    )
+def not_an_image() -> AvatarNotAnImage:
+    """The bytes are not a PNG, JPEG or WebP picture that decodes."""
+    return AvatarNotAnImage()
 
 
-def bad_dimensions(width: int, height: int) -> ApiError:
-    """422: too small or too large a picture."""
-    return ApiError(
-        422,
-        "avatar-bad-dimensions",
+def bad_dimensions(width: int, height: int) -> AvatarBadDimensions:
+    """Too small or too large a picture."""
+    return AvatarBadDimensions(
         f"An avatar is {MIN_SIDE} to {MAX_SIDE} pixels on each side; this one is "
-        f"{width} x {height}.",
+        f"{width} x {height}."
     )
 
 
@@ -111,7 +101,7 @@ def other_type(data: bytes) -> str | None:
 
 
 def check(data: bytes) -> CheckedImage:
-    """The clean avatar made from ``data``; an ``ApiError`` saying what is wrong otherwise."""
+    """The clean avatar made from ``data``; a refusal saying what is wrong otherwise."""
     if len(data) > MAX_BYTES:
         raise too_large(len(data))
     kind = sniff(data)
@@ -128,7 +118,7 @@ def check(data: bytes) -> CheckedImage:
                 image.load()
                 upright = ImageOps.exif_transpose(image)
                 clean = _encode(upright, kind)
-    except ApiError:
+    except (AvatarBadDimensions, AvatarNotAnImage):
         raise
     except (
         UnidentifiedImageError,

@@ -24,15 +24,15 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from ..contract.models import AvatarUploadRequest
-from ..games import store
-from ..platform import auth, aws, clock
-from ..platform.config import get_config
-from ..platform.errors import ApiError, conflict
+from ..platform import auth, aws, clock, dynamo, keys
+from ..platform.errors import Refusal
 from ..platform.observability import count
 from ..ratings.model import PlayerRating
 from .avatar_images import MAX_BYTES, check, too_large
 from .avatars import OBJECT_CACHE, UPLOAD_PREFIX, avatar_put, bucket, object_key
-from .players import account_caller, own_profile, profile_view
+from .errors import AvatarUploadNotFound, AvatarUploadReplaced, ProfileConflict
+from .identity import account_only
+from .players import own_profile, profile_view
 from .profiles import Profile, profile_put
 
 UPLOAD_FORM_S = 300
@@ -42,19 +42,9 @@ UPLOAD_KEPT_S = 86400
 ATTEMPTS = 3
 
 
-def upload_item_key(player_id: str) -> dict[str, Any]:
-    """The item naming the player's current upload."""
-    return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": "AVATAR#UPLOAD"}}
-
-
-def upload_not_found(message: str) -> ApiError:
-    """404: there is no upload to take."""
-    return ApiError(404, "avatar-upload-not-found", message)
-
-
-def request_upload(token: str | None, request: AvatarUploadRequest | None) -> dict[str, Any]:
+def request_upload(caller: auth.Caller, request: AvatarUploadRequest | None) -> dict[str, Any]:
     """``POST /v1/me/avatar``: a presigned S3 POST to a key made for this request alone."""
-    caller = account_caller(token)
+    account_only(caller)
     content_type = (request or AvatarUploadRequest()).content_type
     key = f"{UPLOAD_PREFIX}{caller.player_id}/{uuid.uuid4().hex}"
     form = aws.s3().generate_presigned_post(
@@ -68,14 +58,13 @@ def request_upload(token: str | None, request: AvatarUploadRequest | None) -> di
         ExpiresIn=UPLOAD_FORM_S,
     )
     now = clock.now()
-    aws.dynamodb().put_item(
-        TableName=get_config().table_name,
-        Item={
-            **upload_item_key(caller.player_id),
+    dynamo.put(
+        {
+            **keys.avatar_upload(caller.player_id),
             "upload_key": {"S": key},
             "requested_at": {"S": clock.iso(now)},
             "expires_ttl": {"N": str(int(now.timestamp()) + UPLOAD_KEPT_S)},
-        },
+        }
     )
     return {
         "upload": {"url": form["url"], "fields": dict(form["fields"])},
@@ -85,18 +74,13 @@ def request_upload(token: str | None, request: AvatarUploadRequest | None) -> di
     }
 
 
-def accept_upload(token: str | None) -> dict[str, Any]:
+def accept_upload(caller: auth.Caller) -> dict[str, Any]:
     """``PUT /v1/me/avatar``: check the uploaded bytes; if they pass, store the clean image and
     make it the avatar. The profile with its new ``avatar_url``."""
-    caller = account_caller(token)
-    table = get_config().table_name
-    pending = (
-        aws.dynamodb()
-        .get_item(TableName=table, Key=upload_item_key(caller.player_id), ConsistentRead=True)
-        .get("Item")
-    )
+    account_only(caller)
+    pending = dynamo.get(keys.avatar_upload(caller.player_id))
     if pending is None:
-        raise upload_not_found(
+        raise AvatarUploadNotFound(
             "There is no upload to take: ask for one with POST /v1/me/avatar, upload the image "
             "with the form it returns, then call this again."
         )
@@ -106,7 +90,7 @@ def accept_upload(token: str | None) -> dict[str, Any]:
         if size > MAX_BYTES:
             raise too_large(size)
         image = check(data)
-    except ApiError:
+    except Refusal:
         _forget(caller, key)
         count("AvatarsRefused")
         raise
@@ -138,7 +122,7 @@ def _uploaded(key: str) -> tuple[int, bytes]:
         # with 403 rather than 404; the key is under the prefix it may read, so both mean
         # that nothing has been uploaded there.
         if exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404", "AccessDenied"):
-            raise upload_not_found(
+            raise AvatarUploadNotFound(
                 "Nothing has been uploaded yet: send the image with the form from "
                 "POST /v1/me/avatar (it works for a few minutes), then call this again."
             ) from None
@@ -157,7 +141,8 @@ def _set_avatar(
 ) -> tuple[Profile, dict[str, PlayerRating]]:
     """Point the profile at the stored avatar and retire the upload, in one transaction
     conditioned on the profile's version and on the upload still being the current one."""
-    for _ in range(ATTEMPTS):
+
+    def attempt() -> tuple[Profile, dict[str, PlayerRating]]:
         profile, ratings = own_profile(caller)
         updated = profile.evolve(avatar=avatar_id, version=profile.version + 1)
         items = [
@@ -166,35 +151,27 @@ def _set_avatar(
             _retire_upload(caller.player_id, key),
         ]
         try:
-            store.transact(items)
-        except store.WriteConflict as exc:
-            if len(exc.reasons) > 2 and exc.reasons[2] == "ConditionalCheckFailed":
-                raise conflict(
-                    "avatar-upload-replaced",
-                    "This upload was taken by another request, or a newer one was asked for, "
-                    "meanwhile; ask for a new upload if your avatar is not the picture you sent.",
-                ) from None
-            continue
+            dynamo.transact(items)
+        except dynamo.WriteConflict as exc:
+            if exc.failed(2):
+                raise AvatarUploadReplaced() from None
+            raise
         return updated, ratings
-    raise conflict("profile-conflict", "Your profile changed at the same moment; try again.")
+
+    return dynamo.read_modify_write(attempt, ATTEMPTS, ProfileConflict)
 
 
 def _retire_upload(player_id: str, key: str) -> dict[str, Any]:
-    return {
-        "Delete": {
-            "TableName": get_config().table_name,
-            "Key": upload_item_key(player_id),
-            "ConditionExpression": "upload_key = :key",
-            "ExpressionAttributeValues": {":key": {"S": key}},
-        }
-    }
+    return dynamo.delete_op(
+        keys.avatar_upload(player_id), condition="upload_key = :key", values={":key": {"S": key}}
+    )
 
 
 def _forget(caller: auth.Caller, key: str) -> None:
     """Delete a refused upload and its item (unless a newer upload replaced the item)."""
     _delete_object(key)
-    with contextlib.suppress(store.WriteConflict):
-        store.transact([_retire_upload(caller.player_id, key)])
+    with contextlib.suppress(dynamo.WriteConflict):
+        dynamo.transact([_retire_upload(caller.player_id, key)])
 
 
 def _delete_object(key: str) -> None:

@@ -19,31 +19,26 @@ import json
 from typing import Any
 
 from ..games import store, writes
-from ..games.player_items import finished_key
+from ..games.player_items import ended_at_of, finished_items, running_items
 from ..games.record import GameRecord, Seat
-from ..lobby.start import display_name
-from ..platform import auth, clock
-from ..platform.config import get_config
-from ..platform.errors import conflict, invalid
+from ..platform import auth, clock, dynamo, keys
 from ..platform.observability import count
-from .history import games_by_id, prefix_query, query_all
-from .players import account_caller
-from .profiles import Profile, Stats, get_profiles, new_profile, profile_put
+from .errors import ClaimConflict, GuestAlreadyClaimed, GuestTokenInvalid, NotAGuestToken
+from .identity import account_only, get_guest, mark_claimed
+from .profiles import Profile, Stats, display_name, get_profiles, new_profile, profile_put
 
 ATTEMPTS = 3
 PAIRS_PER_WRITE = 40
 
 
-def claim(token: str | None, guest_token: str) -> dict[str, Any]:
+def claim(caller: auth.Caller, guest_token: str) -> dict[str, Any]:
     """Move the guest's games and statistics to the calling account; how many games moved."""
-    caller = account_caller(token)
+    account_only(caller)
     guest_id, token_hash = _checked_guest(guest_token)
     try:
-        store.claim_guest(token_hash, caller.player_id)
-    except store.WriteConflict:
-        raise conflict(
-            "guest-already-claimed", "Another account has already claimed this guest's games."
-        ) from None
+        mark_claimed(token_hash, caller.player_id)
+    except dynamo.WriteConflict:
+        raise GuestAlreadyClaimed() from None
     name = display_name(caller)
     moved = _move_running(guest_id, caller, name) + _move_finished(guest_id, caller, name)
     _merge_stats(guest_id, caller.player_id)
@@ -52,35 +47,41 @@ def claim(token: str | None, guest_token: str) -> dict[str, Any]:
 
 
 def _checked_guest(guest_token: str) -> tuple[str, str]:
+    """The guest to claim, from its token (sent in the body: it names the guest, it is not the
+    caller's credential)."""
     try:
         cred = auth.credential(guest_token)
     except Exception:
         cred = None
     if cred is None or cred.kind != "guest":
-        raise invalid("not-a-guest-token", "Send the guest token (mdg1...) of the guest to claim.")
-    guest = store.get_guest(cred.token_hash)
+        raise NotAGuestToken()
+    guest = get_guest(cred.token_hash)
     if guest is None or guest.player_id != cred.player_id:
-        raise invalid("guest-token-invalid", "That guest token is unknown.")
+        raise GuestTokenInvalid("That guest token is unknown.")
     if guest.expires_at <= clock.now().timestamp():
-        raise invalid("guest-token-invalid", "That guest token has expired; its games are gone.")
+        raise GuestTokenInvalid("That guest token has expired; its games are gone.")
     return cred.player_id, cred.token_hash
 
 
+class _StillRacing(Exception):
+    """A game changed on every attempt to move its seat: it is left for a repeated claim."""
+
+
 def _move_running(guest_id: str, caller: auth.Caller, name: str) -> int:
-    items = query_all(prefix_query(guest_id, "GAME#A#"))
     moved = 0
-    for game_id in games_by_id([item["game_id"]["S"] for item in items]):
-        for _ in range(ATTEMPTS):
+    for game_id in store.get_games([item["game_id"]["S"] for item in running_items(guest_id)]):
+
+        def attempt(game_id: str = game_id) -> bool:
             record = store.get_game(game_id)
             if record is None or guest_id not in record.player_seats.values():
-                break
-            after = _seated(record, guest_id, caller, name)
-            try:
-                writes.persist(after, record)
-            except store.WriteConflict:
-                continue
-            moved += 1
-            break
+                return False
+            writes.persist(_seated(record, guest_id, caller, name), record)
+            return True
+
+        try:
+            moved += dynamo.read_modify_write(attempt, ATTEMPTS, _StillRacing)
+        except _StillRacing:
+            continue
     return moved
 
 
@@ -100,8 +101,7 @@ def _seated(record: GameRecord, guest_id: str, caller: auth.Caller, name: str) -
 
 
 def _move_finished(guest_id: str, caller: auth.Caller, name: str) -> int:
-    table = get_config().table_name
-    items = query_all(prefix_query(guest_id, "GAME#F#"))
+    items = finished_items(guest_id)
     moved = 0
     for start in range(0, len(items), PAIRS_PER_WRITE):
         batch: list[dict[str, Any]] = []
@@ -110,28 +110,17 @@ def _move_finished(guest_id: str, caller: auth.Caller, name: str) -> int:
             for seat in summary["seats"]:
                 if seat["player_id"] == guest_id:
                     seat.update(kind="account", player_id=caller.player_id, name=name)
-            ended_at = item["sk"]["S"].split("#")[2]
             copy = {
                 **item,
-                **finished_key(caller.player_id, ended_at, item["game_id"]["S"]),
+                **keys.finished_game(caller.player_id, ended_at_of(item), item["game_id"]["S"]),
                 "summary": {"S": json.dumps(summary, separators=(",", ":"))},
             }
-            batch.append(
-                {
-                    "Put": {
-                        "TableName": table,
-                        "Item": copy,
-                        "ConditionExpression": "attribute_not_exists(pk)",
-                    }
-                }
-            )
-            batch.append(
-                {"Delete": {"TableName": table, "Key": {"pk": item["pk"], "sk": item["sk"]}}}
-            )
+            batch.append(dynamo.new_item_op(copy))
+            batch.append(dynamo.delete_op({"pk": item["pk"], "sk": item["sk"]}))
         try:
-            store.transact(batch)
+            dynamo.transact(batch)
             moved += len(batch) // 2
-        except store.WriteConflict:
+        except dynamo.WriteConflict:
             moved += _move_one_by_one(batch)
     return moved
 
@@ -142,15 +131,15 @@ def _move_one_by_one(batch: list[dict[str, Any]]) -> int:
     moved = 0
     for put, delete in zip(batch[::2], batch[1::2], strict=True):
         try:
-            store.transact([put, delete])
+            dynamo.transact([put, delete])
             moved += 1
-        except store.WriteConflict:
-            store.transact([delete])
+        except dynamo.WriteConflict:
+            dynamo.transact([delete])
     return moved
 
 
 def _merge_stats(guest_id: str, account_id: str) -> None:
-    for _ in range(ATTEMPTS):
+    def attempt() -> None:
         profiles = get_profiles([guest_id, account_id])
         guest = profiles.get(guest_id)
         if guest is not None and guest.claimed_by is not None:
@@ -170,9 +159,6 @@ def _merge_stats(guest_id: str, account_id: str) -> None:
             stats=Stats(), claimed_by=account_id, version=0 if guest is None else guest.version + 1
         )
         items.append(profile_put(closed, guest))
-        try:
-            store.transact(items)
-            return
-        except store.WriteConflict:
-            continue
-    raise conflict("claim-conflict", "Your statistics changed at the same moment; claim again.")
+        dynamo.transact(items)
+
+    dynamo.read_modify_write(attempt, ATTEMPTS, ClaimConflict)

@@ -1,6 +1,6 @@
-"""Lists of games: a player's own (running, then finished), invitations, the lobby, and
-anybody's finished games. Each reads the items of docs/data-model.md and pages with an opaque
-cursor (``pagination``).
+"""A player's games: their own (running, then finished), the invitations waiting for them, and
+anybody's finished games. Each reads the player items of docs/data-model.md
+(``games.player_items``) and pages with an opaque cursor (``platform.pagination``).
 
 A player's running games are few and change with every move, so they are read whole (the
 running-game items, then the games in one ``BatchGetItem``) and sorted here: the ones waiting on
@@ -9,71 +9,22 @@ the player first, then by nearest deadline, then the games still waiting for pla
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from ..daily.store import day_over
 from ..games import store
-from ..games.record import GameRecord
-from ..games.seats import authenticate
+from ..games.player_items import finished_page, invitation_items, running_items
 from ..games.views import game_summary
-from ..platform import aws, clock, pagination
-from ..platform.config import get_config
-from ..platform.errors import invalid
-from .players import player_by_name
+from ..platform import auth, clock, pagination
+from .errors import BadStatus
+from .profiles import player_by_name
 
-MAX_RUNNING = 500
 PHASES = ("active", "finished")
-
-
-def _table() -> str:
-    return get_config().table_name
-
-
-def query_all(request: dict[str, Any]) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    while True:
-        answer = aws.dynamodb().query(**request)
-        items.extend(answer.get("Items", []))
-        last = answer.get("LastEvaluatedKey")
-        if not last or len(items) >= MAX_RUNNING:
-            return items
-        request["ExclusiveStartKey"] = last
-
-
-def prefix_query(player_id: str, prefix: str) -> dict[str, Any]:
-    return {
-        "TableName": _table(),
-        "KeyConditionExpression": "pk = :pk AND begins_with(sk, :prefix)",
-        "ExpressionAttributeValues": {
-            ":pk": {"S": f"PLAYER#{player_id}"},
-            ":prefix": {"S": prefix},
-        },
-        "ConsistentRead": True,
-    }
-
-
-def games_by_id(game_ids: list[str]) -> dict[str, GameRecord]:
-    """Games in ``BatchGetItem`` calls of at most 100 keys (consistent reads)."""
-    found: dict[str, GameRecord] = {}
-    wanted = list(dict.fromkeys(game_ids))
-    for start in range(0, len(wanted), 100):
-        keys = [store.game_key(g) for g in wanted[start : start + 100]]
-        request: dict[str, Any] = {_table(): {"Keys": keys, "ConsistentRead": True}}
-        while request:
-            answer = aws.dynamodb().batch_get_item(RequestItems=request)
-            for item in answer.get("Responses", {}).get(_table(), []):
-                game_id = item["pk"]["S"].removeprefix("GAME#")
-                found[game_id] = store.parse_game(game_id, item)
-            request = answer.get("UnprocessedKeys") or {}
-    return found
 
 
 def running_games(player_id: str) -> list[dict[str, Any]]:
     """The player's waiting and active games as GameSummaries, in the order docs/api.md gives."""
-    items = query_all(prefix_query(player_id, "GAME#A#"))
-    seats = {item["game_id"]["S"]: int(item["seat"]["N"]) for item in items}
-    games = games_by_id(list(seats))
+    seats = {item["game_id"]["S"]: int(item["seat"]["N"]) for item in running_items(player_id)}
+    games = store.get_games(list(seats))
     summaries = [
         game_summary(record, seats[game_id])
         for game_id, record in games.items()
@@ -91,27 +42,16 @@ def _running_order(summary: dict[str, Any]) -> tuple[int, str, str]:
     return (2, summary["created_at"], summary["game_id"])
 
 
-def finished_page(
-    player_id: str, start: dict[str, Any] | None, limit: int
-) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """One page of the player's finished games, newest first, and where the next one starts."""
-    request = prefix_query(player_id, "GAME#F#")
-    request.update({"ScanIndexForward": False, "Limit": limit})
-    if start is not None:
-        request["ExclusiveStartKey"] = start
-    answer = aws.dynamodb().query(**request)
-    games = [json.loads(item["summary"]["S"]) for item in answer.get("Items", [])]
-    return games, answer.get("LastEvaluatedKey")
-
-
 def my_games(
-    token: str | None, status: str | None, cursor: str | None, limit: int = pagination.DEFAULT_LIMIT
+    caller: auth.Caller,
+    status: str | None,
+    cursor: str | None,
+    limit: int = pagination.DEFAULT_LIMIT,
 ) -> dict[str, Any]:
     """``GET /v1/me/games``: running games first (waiting on the caller on top, then by
     deadline), then finished ones, newest first; ``status`` keeps one of the two."""
-    caller = authenticate(token)
     if status is not None and status not in PHASES:
-        raise invalid("bad-status", "status is 'active' or 'finished'.")
+        raise BadStatus()
     kind = f"me-games-{status or 'all'}"
     position = pagination.decode(kind, cursor) or {
         "phase": "finished" if status == "finished" else "active",
@@ -152,11 +92,10 @@ def _offset(position: dict[str, Any]) -> int:
     return offset
 
 
-def my_invites(token: str | None) -> dict[str, Any]:
+def my_invites(caller: auth.Caller) -> dict[str, Any]:
     """``GET /v1/me/invites``: waiting games with a seat reserved for the caller."""
-    caller = authenticate(token)
-    items = query_all(prefix_query(caller.player_id, "INVITE#"))
-    games = games_by_id([item["game_id"]["S"] for item in items])
+    items = invitation_items(caller.player_id)
+    games = store.get_games([item["game_id"]["S"] for item in items])
     invites = [
         game_summary(record)
         for record in games.values()
@@ -164,32 +103,6 @@ def my_invites(token: str | None) -> dict[str, Any]:
     ]
     invites.sort(key=lambda s: (s["created_at"], s["game_id"]))
     return {"games": invites, "next": None}
-
-
-def lobby(
-    variant: str, cursor: str | None, limit: int = pagination.DEFAULT_LIMIT
-) -> dict[str, Any]:
-    """``GET /v1/lobby``: waiting games of ``variant`` with a seat anybody may take, oldest
-    first (the index is eventually consistent: a game just filled may still show a moment)."""
-    kind = f"lobby-{variant}"
-    start = pagination.dynamo_key(pagination.decode(kind, cursor))
-    request: dict[str, Any] = {
-        "TableName": _table(),
-        "IndexName": store.LOBBY_INDEX,
-        "KeyConditionExpression": "lobby = :lobby",
-        "ExpressionAttributeValues": {":lobby": {"S": f"LOBBY#{variant}"}},
-        "Limit": limit,
-    }
-    if start is not None:
-        request["ExclusiveStartKey"] = start
-    answer = aws.dynamodb().query(**request)
-    games = []
-    for item in answer.get("Items", []):
-        record = store.parse_game(item["pk"]["S"].removeprefix("GAME#"), item)
-        if record.in_lobby:
-            games.append(game_summary(record))
-    position = pagination.key_position(answer.get("LastEvaluatedKey"))
-    return {"games": games, "next": None if position is None else pagination.encode(kind, position)}
 
 
 def player_games(
@@ -203,7 +116,7 @@ def player_games(
     now = clock.now()
     # A daily game's board shows part of its day's field: nobody is pointed at it before the
     # day is over (docs/daily.md), so such a page may hold fewer games.
-    games = [g for g in games if not g.get("daily") or day_over(g["daily"], now)]
+    games = [g for g in games if not g.get("daily") or clock.day_over(g["daily"], now)]
     for game in games:
         game["my_seat"] = None
     position = pagination.key_position(last)

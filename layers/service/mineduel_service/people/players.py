@@ -1,4 +1,5 @@
-"""Profiles: the caller's own (``/v1/me``) and anybody's public one (``/v1/players/{name}``).
+"""Profiles: the caller's own (``GET``/``PUT /v1/me``) and anybody's public one
+(``GET /v1/players/{username}``).
 
 A username is 3 to 20 letters, digits, ``_`` or ``-``, unique without regard to case, and not
 one of a short reserved list. Taking a name and freeing the old one happen in one transaction
@@ -11,21 +12,25 @@ from datetime import datetime
 from typing import Any
 
 from ..contract.models import UpdateMeRequest
-from ..games import store
-from ..games.seats import authenticate
-from ..platform import auth, clock
-from ..platform.errors import ApiError, conflict, forbidden, invalid
+from ..platform import auth, clock, dynamo, keys
 from ..ratings.model import RATED_VARIANTS, PlayerRating, new_rating, rating_view
-from ..ratings.store import listing_update, parse_rating, rating_key
+from ..ratings.store import listing_update, parse_rating
+from .errors import (
+    PlayerNotFound,
+    ProfileConflict,
+    UsernameInvalid,
+    UsernameReserved,
+    UsernameTaken,
+)
+from .identity import account_only
 from .profiles import (
     RESERVED_USERNAMES,
     USERNAME,
     Profile,
-    get_profile,
+    avatar_url,
     new_profile,
     owner_of,
     parse_profile,
-    profile_key,
     profile_put,
     username_claim,
     username_release,
@@ -33,16 +38,6 @@ from .profiles import (
 
 MONTHS_SHOWN = 6
 ATTEMPTS = 3
-
-
-def player_not_found() -> ApiError:
-    """404: no player has that username."""
-    return ApiError(404, "player-not-found", "No player has that username.")
-
-
-def avatar_url(avatar: str | None) -> str | None:
-    """Where an avatar is served (a stable URL that redirects to the stored image)."""
-    return f"/v1/avatars/{avatar}" if avatar else None
 
 
 def recent_months(now: datetime, count: int = MONTHS_SHOWN) -> list[str]:
@@ -104,22 +99,14 @@ def profile_view(
     return view
 
 
-def account_caller(token: str | None) -> auth.Caller:
-    """The caller, who must be signed in to an account (403 for guests)."""
-    caller = authenticate(token)
-    if caller.kind != "account":
-        raise forbidden("accounts-only", "Sign in to an account for this; guests have no profile.")
-    return caller
-
-
 def profile_and_ratings(player_id: str) -> tuple[Profile | None, dict[str, PlayerRating]]:
     """The player's profile and their rating in each rated variant (by variant), in one
     consistent ``BatchGetItem``."""
-    keys = [profile_key(player_id), *(rating_key(player_id, v) for v in RATED_VARIANTS)]
+    wanted = [keys.profile(player_id), *(keys.rating(player_id, v) for v in RATED_VARIANTS)]
     profile: Profile | None = None
     ratings: dict[str, PlayerRating] = {}
-    for item in store.batch_get(keys):
-        if item["sk"]["S"] == "PROFILE":
+    for item in dynamo.batch_get(wanted):
+        if item["sk"]["S"] == keys.PROFILE_SK:
             profile = parse_profile(player_id, item)
         else:
             rating = parse_rating(item)
@@ -134,8 +121,8 @@ def own_profile(caller: auth.Caller) -> tuple[Profile, dict[str, PlayerRating]]:
         return profile, ratings
     created = new_profile(caller.player_id, "account")
     try:
-        store.transact([profile_put(created, None)])
-    except store.WriteConflict:
+        dynamo.transact([profile_put(created, None)])
+    except dynamo.WriteConflict:
         found, ratings = profile_and_ratings(caller.player_id)
         if found is None:
             raise
@@ -143,29 +130,28 @@ def own_profile(caller: auth.Caller) -> tuple[Profile, dict[str, PlayerRating]]:
     return created, ratings
 
 
-def get_me(token: str | None) -> dict[str, Any]:
+def get_me(caller: auth.Caller) -> dict[str, Any]:
     """``GET /v1/me``."""
-    profile, ratings = own_profile(account_caller(token))
+    profile, ratings = own_profile(account_only(caller))
     return profile_view(profile, ratings, own=True)
 
 
 def check_username(username: str) -> str:
-    """The username as given, if it may be taken at all (422 otherwise)."""
+    """The username as given, if it may be taken at all (``UsernameInvalid``, ``UsernameReserved``
+    otherwise)."""
     if not USERNAME.fullmatch(username):
-        raise invalid(
-            "username-invalid",
-            "A username is 3 to 20 characters: letters, digits, '_' and '-'.",
-        )
+        raise UsernameInvalid()
     if username.casefold() in RESERVED_USERNAMES:
-        raise invalid("username-reserved", "That username is reserved; choose another.")
+        raise UsernameReserved()
     return username
 
 
-def update_me(token: str | None, request: UpdateMeRequest) -> dict[str, Any]:
+def update_me(caller: auth.Caller, request: UpdateMeRequest) -> dict[str, Any]:
     """``PUT /v1/me``: take a new username (freeing the old one) and/or change settings."""
-    caller = account_caller(token)
+    account_only(caller)
     wanted = check_username(request.username) if request.username is not None else None
-    for _ in range(ATTEMPTS):
+
+    def attempt() -> dict[str, Any]:
         profile, ratings = own_profile(caller)
         changes: dict[str, Any] = {"version": profile.version + 1}
         if request.settings is not None:
@@ -185,15 +171,14 @@ def update_me(token: str | None, request: UpdateMeRequest) -> dict[str, Any]:
         items.insert(0, profile_put(updated, profile))
         items.extend(_listing_updates(profile, updated, ratings))
         try:
-            store.transact(items)
-        except store.WriteConflict as exc:
-            if claims_name and exc.reasons[1] == "ConditionalCheckFailed":
-                raise conflict(
-                    "username-taken", "That username is taken; choose another."
-                ) from None
-            continue
+            dynamo.transact(items)
+        except dynamo.WriteConflict as exc:
+            if claims_name and exc.failed(1):
+                raise UsernameTaken() from None
+            raise
         return profile_view(updated, ratings, own=True)
-    raise conflict("profile-conflict", "Your profile changed at the same moment; try again.")
+
+    return dynamo.read_modify_write(attempt, ATTEMPTS, ProfileConflict)
 
 
 def _listing_updates(
@@ -213,16 +198,5 @@ def get_player(username: str) -> dict[str, Any]:
     player_id = owner_of(username) if USERNAME.fullmatch(username) else None
     profile, ratings = profile_and_ratings(player_id) if player_id else (None, {})
     if profile is None:
-        raise player_not_found()
+        raise PlayerNotFound()
     return profile_view(profile, ratings, own=False)
-
-
-def player_by_name(username: str) -> Profile:
-    """The profile of the player who owns ``username`` (any case); 404 when nobody does."""
-    if not USERNAME.fullmatch(username):
-        raise player_not_found()
-    player_id = owner_of(username)
-    profile = get_profile(player_id) if player_id else None
-    if profile is None:
-        raise player_not_found()
-    return profile

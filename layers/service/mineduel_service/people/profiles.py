@@ -12,8 +12,8 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
-from ..platform import aws, clock
-from ..platform.config import get_config
+from ..platform import auth, clock, dynamo, keys
+from .errors import PlayerNotFound
 
 PlayerKind = Literal["account", "guest"]
 USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
@@ -131,17 +131,6 @@ def new_profile(player_id: str, kind: PlayerKind) -> Profile:
     return Profile(player_id=player_id, kind=kind, created_at=clock.iso(clock.now()))
 
 
-def profile_key(player_id: str) -> dict[str, Any]:
-    """The profile item's key."""
-    return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": "PROFILE"}}
-
-
-def username_key(username: str) -> dict[str, Any]:
-    """The username item's key: the name case-folded, so names are unique without regard to
-    case."""
-    return {"pk": {"S": f"USERNAME#{username.casefold()}"}, "sk": {"S": "USERNAME"}}
-
-
 def profile_item(profile: Profile) -> dict[str, Any]:
     """The profile's DynamoDB item."""
     body = {
@@ -154,7 +143,7 @@ def profile_item(profile: Profile) -> dict[str, Any]:
         "claimed_by": profile.claimed_by,
     }
     return {
-        **profile_key(profile.player_id),
+        **keys.profile(profile.player_id),
         "version": {"N": str(profile.version)},
         "body": {"S": json.dumps(body, separators=(",", ":"))},
     }
@@ -176,17 +165,9 @@ def parse_profile(player_id: str, item: dict[str, Any]) -> Profile:
     )
 
 
-def _table() -> str:
-    return get_config().table_name
-
-
 def get_profile(player_id: str) -> Profile | None:
     """The player's profile (consistent read); None before the player's first game or visit."""
-    found = (
-        aws.dynamodb()
-        .get_item(TableName=_table(), Key=profile_key(player_id), ConsistentRead=True)
-        .get("Item")
-    )
+    found = dynamo.get(keys.profile(player_id))
     return parse_profile(player_id, found) if found else None
 
 
@@ -195,63 +176,63 @@ def get_profiles(player_ids: list[str]) -> dict[str, Profile]:
     wanted = list(dict.fromkeys(player_ids))
     if not wanted:
         return {}
-    request: dict[str, Any] = {
-        _table(): {"Keys": [profile_key(p) for p in wanted], "ConsistentRead": True}
-    }
     found: dict[str, Profile] = {}
-    while request:
-        answer = aws.dynamodb().batch_get_item(RequestItems=request)
-        for item in answer.get("Responses", {}).get(_table(), []):
-            player_id = item["pk"]["S"].removeprefix("PLAYER#")
-            found[player_id] = parse_profile(player_id, item)
-        request = answer.get("UnprocessedKeys") or {}
+    for item in dynamo.batch_get([keys.profile(p) for p in wanted]):
+        player_id = keys.player_id_of(item)
+        found[player_id] = parse_profile(player_id, item)
     return found
 
 
 def owner_of(username: str) -> str | None:
     """The player id that owns ``username`` (any case), or None."""
-    found = (
-        aws.dynamodb()
-        .get_item(TableName=_table(), Key=username_key(username), ConsistentRead=True)
-        .get("Item")
-    )
+    found = dynamo.get(keys.username(username))
     return found["player_id"]["S"] if found else None
+
+
+def player_by_name(username: str) -> Profile:
+    """The profile of the player who owns ``username`` (any case); ``PlayerNotFound`` when
+    nobody does."""
+    if not USERNAME.fullmatch(username):
+        raise PlayerNotFound()
+    player_id = owner_of(username)
+    profile = get_profile(player_id) if player_id else None
+    if profile is None:
+        raise PlayerNotFound()
+    return profile
+
+
+def display_name(caller: auth.Caller) -> str:
+    """The name a caller's seat shows: an account's username (or its stand-in), a guest's name."""
+    if caller.kind != "account":
+        return caller.name
+    profile = get_profile(caller.player_id)
+    if profile is not None:
+        return profile.display_name
+    return f"Player {caller.player_id.replace('-', '')[:6]}"
+
+
+def avatar_url(avatar: str | None) -> str | None:
+    """Where an avatar is served (a stable URL that redirects to the stored image)."""
+    return f"/v1/avatars/{avatar}" if avatar else None
 
 
 def profile_put(profile: Profile, previous: Profile | None) -> dict[str, Any]:
     """A transaction's ``Put`` of ``profile``, conditioned on ``previous`` being what is stored
     (its version), or on there being no profile yet."""
-    put: dict[str, Any] = {"TableName": _table(), "Item": profile_item(profile)}
-    if previous is None:
-        put["ConditionExpression"] = "attribute_not_exists(pk)"
-    else:
-        put["ConditionExpression"] = "version = :v"
-        put["ExpressionAttributeValues"] = {":v": {"N": str(previous.version)}}
-    return {"Put": put}
+    return dynamo.versioned_put_op(
+        profile_item(profile), None if previous is None else previous.version
+    )
 
 
 def username_claim(username: str, player_id: str) -> dict[str, Any]:
     """A transaction's ``Put`` that takes ``username`` for ``player_id`` (fails if taken)."""
-    return {
-        "Put": {
-            "TableName": _table(),
-            "Item": {
-                **username_key(username),
-                "player_id": {"S": player_id},
-                "username": {"S": username},
-            },
-            "ConditionExpression": "attribute_not_exists(pk)",
-        }
-    }
+    return dynamo.new_item_op(
+        {**keys.username(username), "player_id": {"S": player_id}, "username": {"S": username}}
+    )
 
 
 def username_release(username: str, player_id: str) -> dict[str, Any]:
     """A transaction's ``Delete`` that frees ``username`` (only if ``player_id`` holds it)."""
-    return {
-        "Delete": {
-            "TableName": _table(),
-            "Key": username_key(username),
-            "ConditionExpression": "player_id = :p",
-            "ExpressionAttributeValues": {":p": {"S": player_id}},
-        }
-    }
+    return dynamo.delete_op(
+        keys.username(username), condition="player_id = :p", values={":p": {"S": player_id}}
+    )

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from . import clock
 from .config import get_config
-from .errors import ApiError, unauthorized
+from .errors import Fault, Unauthorized, Unavailable
 
 GUEST_PREFIX = "mdg1"
 MAX_TOKEN_CHARS = 4096
@@ -29,6 +29,21 @@ _keys_lock = threading.Lock()
 _keys: dict[str, Any] = {}  # url -> joserfc KeySet
 _fetched_at: dict[str, float] = {}
 JWKS_REFRESH_S = 300.0
+
+
+class AuthUnavailable(Unavailable):
+    """The user pool's signing keys cannot be fetched right now: account tokens cannot be
+    checked (the same request may succeed in a moment)."""
+
+    code = "auth-unavailable"
+    default_message = "Account sign-in cannot be checked right now; try again."
+
+
+class AuthMisconfigured(Fault):
+    """The function is not configured with a usable user pool."""
+
+    code = "auth-misconfigured"
+    default_message = "Account sign-in is not available right now."
 
 
 @dataclass(frozen=True)
@@ -94,7 +109,7 @@ def bearer(headers: dict[str, str] | None) -> str | None:
         if name.lower() == "authorization":
             scheme, _, token = value.strip().partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
-                raise unauthorized("Send the token as 'Authorization: Bearer <token>'.")
+                raise Unauthorized("Send the token as 'Authorization: Bearer <token>'.")
             return token.strip()
     return None
 
@@ -103,18 +118,18 @@ def credential(token: str) -> Credential:
     """Who the token says the caller is: account tokens are verified here, guest tokens are
     only parsed (they are checked against a stored hash by whoever reads the guest or game)."""
     if len(token) > MAX_TOKEN_CHARS:
-        raise unauthorized()
+        raise Unauthorized()
     parts = token.split(".")
     if parts[0] == GUEST_PREFIX:
         if len(parts) != 3 or len(parts[1]) != 32 or not parts[2]:
-            raise unauthorized()
+            raise Unauthorized()
         player_id = f"guest-{parts[1]}"
         return Credential("guest", token, player_id, guest_name(player_id))
     if len(parts) == 3:
         claims = verify_account_token(token)
         name = claims.get("cognito:username") or claims.get("username") or claims["sub"]
         return Credential("account", token, str(claims["sub"]), str(name))
-    raise unauthorized()
+    raise Unauthorized()
 
 
 def verify_account_token(token: str) -> dict[str, Any]:
@@ -131,9 +146,9 @@ def verify_account_token(token: str) -> dict[str, Any]:
         # Refuse what is not even a signed token before fetching any key.
         header = jws.extract_compact(token.encode("ascii")).protected
     except (JoseError, ValueError, UnicodeError):
-        raise unauthorized("The account token is not valid; sign in again.") from None
+        raise Unauthorized("The account token is not valid; sign in again.") from None
     if header.get("alg") != "RS256":
-        raise unauthorized("The account token is not valid; sign in again.")
+        raise Unauthorized("The account token is not valid; sign in again.")
     keys = _key_set(str(header.get("kid", "")))
     try:
         decoded = jwt.decode(token, keys, algorithms=["RS256"])
@@ -146,12 +161,12 @@ def verify_account_token(token: str) -> dict[str, Any]:
         )
         registry.validate(decoded.claims)
     except (JoseError, ValueError):
-        raise unauthorized("The account token is not valid; sign in again.") from None
+        raise Unauthorized("The account token is not valid; sign in again.") from None
     claims = decoded.claims
     use = claims.get("token_use")
     audience = claims.get("aud") if use == "id" else claims.get("client_id")
     if use not in ("id", "access") or audience != config.user_pool_client_id:
-        raise unauthorized("The account token is not for this app; sign in again.")
+        raise Unauthorized("The account token is not for this app; sign in again.")
     return claims
 
 
@@ -167,7 +182,7 @@ def _key_set(kid: str) -> Any:
         if known or time.monotonic() - fetched_at < JWKS_REFRESH_S:
             return cached
     if not url.startswith(("https://", "http://")):
-        raise ApiError(500, "auth-misconfigured", "Account sign-in is not available right now.")
+        raise AuthMisconfigured()
     # Imported on the first key fetch, like joserfc: urllib.request brings http.client, ssl
     # and email, and guests' requests (and a warm environment's) never fetch keys.
     import urllib.request  # noqa: PLC0415
@@ -179,9 +194,7 @@ def _key_set(kid: str) -> Any:
         with urllib.request.urlopen(url, timeout=3) as response:  # noqa: S310  (scheme checked)
             keys = KeySet.import_key_set(json.loads(response.read()))
     except (OSError, ValueError, JoseError):
-        raise ApiError(
-            503, "auth-unavailable", "Account sign-in cannot be checked right now; try again."
-        ) from None
+        raise AuthUnavailable() from None
     with _keys_lock:
         _keys[url] = keys
         _fetched_at[url] = time.monotonic()

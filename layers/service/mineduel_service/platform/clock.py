@@ -45,3 +45,14 @@ def iso(moment: datetime) -> str:
 def parse_iso(text: str) -> datetime:
     """Parse a time written by ``iso``."""
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+
+
+def day_start(day: str) -> datetime:
+    """The first moment of ``day`` (``YYYY-MM-DD``, UTC)."""
+    return datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=UTC)
+
+
+def day_over(day: str, moment: datetime) -> bool:
+    """True once ``day`` (``YYYY-MM-DD``) has ended at ``moment`` (UTC): a daily duel's games
+    and seed are the whole day's, so this is when they may be shown."""
+    return moment >= day_start(day) + timedelta(days=1)

@@ -18,7 +18,7 @@ from botocore.exceptions import ClientError
 
 from . import aws
 from .config import get_config
-from .errors import ApiError
+from .errors import Fault
 
 SEED_BYTES = 32
 CACHE_ENTRIES = 128
@@ -30,13 +30,11 @@ same function, which could decrypt it anyway); docs/cost.md weighs this against 
 encryption."""
 
 
-class SeedUnavailable(ApiError):
+class SeedUnavailable(Fault):
     """The seed ciphertext could not be decrypted for this game (tampered or misplaced)."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            500, "seed-unavailable", "The game's seed cannot be opened; nothing was played."
-        )
+    code = "seed-unavailable"
+    default_message = "The game's seed cannot be opened; nothing was played."
 
 
 def new_seed() -> bytes:

@@ -1,142 +1,88 @@
-"""The API's errors: a status, a kebab-case code and one sentence a person can act on.
+"""Refusals: what the service says when it will not do what was asked, in its own words.
 
-Every refusal anywhere in the service is an ``ApiError``; ``http`` turns it into an RFC 9457
-problem details body (``application/problem+json``): ``type`` (``urn:mineduel:problem:<code>``),
-``title``, ``status``, ``detail``, ``instance`` (the request's path), with the ``code`` and,
-for clients written before problem details, the old ``{"error": {"code", "message"}}`` as
-extension members (docs/api.md, "Errors"). Messages are written here or from engine refusals,
-which never mention hidden cells, so no error can carry the seed or the field.
+A refusal has a stable kebab-case ``code`` (its class's, the same for every occurrence: clients
+branch on it, docs/api.md lists them) and one ``message`` a person can act on. Each domain names
+its own refusals (``games.errors``, ``play.errors``, ...) as subclasses of one of the kinds
+below, which say what sort of "no" it is; none of them knows HTTP. The edge (``api.problems``)
+maps every kind to a status, a problem type and a title, in one table.
+
+Messages are written by the service or come from engine refusals, which never mention hidden
+cells, so no refusal can carry the seed or the field.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from mineduel_engine import errors as engine
-
-PROBLEM_TYPE_PREFIX = "urn:mineduel:problem:"
-PROBLEM_JSON = "application/problem+json"
+from typing import Any, ClassVar
 
 
-class ApiError(Exception):
-    """A refusal with its HTTP status and docs/api.md error code."""
+class Refusal(Exception):
+    """A request the service refuses: ``code`` says which refusal, ``message`` why."""
 
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        message: str,
-        details: list[dict[str, Any]] | None = None,
-        *,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
+    code: str = "refused"
+    """The refusal's stable name (a class attribute: the same for every occurrence)."""
+    default_message: ClassVar[str] = ""
+
+    def __init__(self, message: str | None = None, details: list[dict[str, Any]] | None = None):
+        self.message = message if message is not None else self.default_message
+        super().__init__(self.message)
         self.details = details
-        self.headers = dict(headers or {})  # sent with the answer (``Retry-After`` on a 429)
-
-    @property
-    def type_uri(self) -> str:
-        """The problem type: one URI per code, the same for every occurrence."""
-        return f"{PROBLEM_TYPE_PREFIX}{self.code}"
-
-    @property
-    def title(self) -> str:
-        """The problem type's short summary (the code in words; the same for every occurrence)."""
-        return self.code.replace("-", " ").capitalize()
-
-    def body(self, instance: str | None = None) -> dict[str, Any]:
-        """The problem details object; ``instance`` is the path of the request it answers."""
-        error: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.details:
-            error["details"] = self.details
-        problem: dict[str, Any] = {
-            "type": self.type_uri,
-            "title": self.title,
-            "status": self.status,
-            "detail": self.message,
-        }
-        if instance:
-            problem["instance"] = instance
-        problem["code"] = self.code
-        if self.details:
-            problem["errors"] = self.details
-        problem["error"] = error
-        return problem
 
 
-def malformed(message: str) -> ApiError:
-    """400: the request cannot be parsed."""
-    return ApiError(400, "malformed-request", message)
+# ---------------------------------------------------------------------------- the kinds
+class Malformed(Refusal):
+    """The request cannot be read (a cursor that is not one of ours, a body that is no JSON)."""
 
 
-def unsupported_media_type() -> ApiError:
-    """415: a body that is not sent as JSON."""
-    return ApiError(
-        415,
-        "unsupported-media-type",
-        "Send the body as JSON, with the header 'content-type: application/json'.",
-    )
+class Unauthenticated(Refusal):
+    """The caller did not prove who they are (no token, a bad or expired one)."""
 
 
-def unauthorized(message: str = "Send a valid token in the Authorization header.") -> ApiError:
-    """401: no or bad credentials."""
-    return ApiError(401, "unauthorized", message)
+class NotAllowed(Refusal):
+    """The caller is known, but may not do this (not their seat, not their turn, a guest)."""
 
 
-def forbidden(code: str, message: str) -> ApiError:
-    """403: the caller may not do this."""
-    return ApiError(403, code, message)
+class NotFound(Refusal):
+    """What the request names does not exist (or is not the caller's to see)."""
 
 
-def not_found(message: str = "There is no such game.") -> ApiError:
-    """404: no such game (also for games the caller may not see)."""
-    return ApiError(404, "game-not-found", message)
+class Conflict(Refusal):
+    """The state is not what the request assumed (the game moved on, a name is taken)."""
 
 
-def conflict(code: str, message: str) -> ApiError:
-    """409: the game is not in the state the request assumed."""
-    return ApiError(409, code, message)
+class TooLarge(Refusal):
+    """What was sent is over the limit."""
 
 
-def invalid(code: str, message: str, details: list[dict[str, Any]] | None = None) -> ApiError:
-    """422: well-formed but invalid."""
-    return ApiError(422, code, message, details)
+class Unsupported(Refusal):
+    """What was sent is of a type the service does not take."""
 
 
-def too_large(limit: int) -> ApiError:
-    """413: the body is over the limit."""
-    return ApiError(413, "body-too-large", f"Send a request body of at most {limit} bytes.")
+class Invalid(Refusal):
+    """Well-formed, but not something that can be done (a bad option, a date that is none)."""
 
 
-_ENGINE_REFUSALS: list[tuple[type[engine.EngineError], int, str]] = [
-    (engine.GameOver, 409, "game-not-active"),
-    (engine.NotYourTurn, 403, "not-your-turn"),
-    (engine.SeatOut, 403, "seat-out"),
-    (engine.UnknownSeat, 403, "not-your-seat"),
-    (engine.CellNotCovered, 409, "cell-not-covered"),
-    (engine.OffBoard, 422, "off-board"),
-    (engine.UnknownAction, 422, "bad-action"),
-    (engine.BombUsed, 409, "bomb-used"),
-    (engine.BombNotBehind, 409, "bomb-not-behind"),
-    (engine.UnknownOption, 422, "bad-option"),
-    (engine.BadOptionValue, 422, "bad-option"),
-    (engine.UnknownVariant, 422, "unknown-variant"),
-    (engine.InvalidSettings, 422, "invalid-settings"),
-]
+class TooManyRequests(Refusal):
+    """The caller's address used up its allowance for now; ``retry_after_s`` says when the next
+    one starts."""
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
 
 
-def from_engine(exc: engine.EngineError) -> ApiError:
-    """Map an engine refusal to its API error (its message names only public things)."""
-    for kind, status, code in _ENGINE_REFUSALS:
-        if isinstance(exc, kind):
-            return ApiError(status, code, _sentence(str(exc)))
-    return ApiError(422, "illegal-move", _sentence(str(exc)))
+class Unavailable(Refusal):
+    """Something the request needs cannot be reached right now; the same request may succeed
+    later."""
 
 
-def _sentence(text: str) -> str:
-    text = text.strip() or "The move is not allowed"
-    text = text[0].upper() + text[1:]
-    return text if text.endswith(".") else text + "."
+class Fault(Refusal):
+    """The service cannot do it because something on its side is wrong (never the caller's
+    doing); nothing was changed."""
+
+
+# ---------------------------------------------------------------------------- shared refusals
+class Unauthorized(Unauthenticated):
+    """No token, or one that is not valid."""
+
+    code = "unauthorized"
+    default_message = "Send a valid token in the Authorization header."

@@ -5,8 +5,8 @@ together; this caps one address, so a single client in a loop cannot fill the ta
 guests or starve everybody else of the route's share. An address has one counter item per
 minute window, raised by one conditional ``UpdateItem`` (``ADD``) that is refused once the
 window's limit is reached: nothing is read first, concurrent requests cannot overshoot, and the
-item expires by TTL. Refused callers get 429 ``too-many-requests`` with ``Retry-After`` (the
-seconds until the window ends).
+item expires by TTL. Refused callers are told ``too-many-requests`` with the seconds until the
+window ends (the edge sends them as ``Retry-After``).
 
 An IPv6 client usually holds a whole /64, so IPv6 addresses count by their /64 network; the
 address is the one API Gateway saw (``requestContext.http.sourceIp``), never a header the
@@ -19,30 +19,25 @@ import ipaddress
 import math
 from datetime import datetime
 
-from botocore.exceptions import ClientError
-
-from . import aws, clock
+from . import clock, dynamo, errors, keys
 from .config import get_config
-from .errors import ApiError
 
 WINDOW_S = 60
-KEY_PREFIX = "LIMIT#"
 # Counter items outlive their window a little (TTL deletion is lazy and may lag anyway; the
 # window is part of the key, so an old item never counts against a new window).
 KEEP_S = 3600
 
 
-class TooManyRequests(ApiError):
-    """429: the address used up its window; ``Retry-After`` says when the next one starts."""
+class TooManyRequests(errors.TooManyRequests):
+    """The address used up its window; ``retry_after_s`` says when the next one starts."""
+
+    code = "too-many-requests"
 
     def __init__(self, retry_after_s: int) -> None:
         super().__init__(
-            429,
-            "too-many-requests",
             f"Too many new guests from your address; try again in {retry_after_s} s.",
-            headers={"Retry-After": str(retry_after_s)},
+            retry_after_s,
         )
-        self.retry_after_s = retry_after_s
 
 
 def address_of(source_ip: str | None) -> str:
@@ -58,32 +53,25 @@ def address_of(source_ip: str | None) -> str:
     return str(address)
 
 
-def counter_key(scope: str, address: str, window: int) -> dict[str, dict[str, str]]:
-    """The counter item of ``address`` for ``scope`` in minute ``window`` (epoch seconds // 60)."""
-    return {"pk": {"S": f"{KEY_PREFIX}{scope}#{address}#{window}"}, "sk": {"S": "LIMIT"}}
-
-
 def admit(scope: str, source_ip: str | None, limit: int, now: datetime | None = None) -> None:
-    """Count one request of ``source_ip`` against ``scope``; raise 429 past ``limit`` a minute."""
+    """Count one request of ``source_ip`` against ``scope``; ``TooManyRequests`` past ``limit`` a
+    minute."""
     moment = (now or clock.now()).timestamp()
     window = int(moment // WINDOW_S)
     ends = (window + 1) * WINDOW_S
     try:
-        aws.dynamodb().update_item(
-            TableName=get_config().table_name,
-            Key=counter_key(scope, address_of(source_ip), window),
-            UpdateExpression="ADD hits :one SET expires_ttl = :ttl",
-            ConditionExpression="attribute_not_exists(hits) OR hits < :limit",
-            ExpressionAttributeValues={
+        dynamo.update(
+            keys.limit_counter(scope, address_of(source_ip), window),
+            "ADD hits :one SET expires_ttl = :ttl",
+            condition="attribute_not_exists(hits) OR hits < :limit",
+            values={
                 ":one": {"N": "1"},
                 ":limit": {"N": str(limit)},
                 ":ttl": {"N": str(ends + KEEP_S)},
             },
         )
-    except ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-            raise TooManyRequests(max(1, math.ceil(ends - moment))) from None
-        raise
+    except dynamo.WriteConflict:
+        raise TooManyRequests(max(1, math.ceil(ends - moment))) from None
 
 
 def admit_guest(source_ip: str | None) -> None:

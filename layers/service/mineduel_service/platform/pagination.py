@@ -3,7 +3,7 @@ as ``cursor=`` to get the following page, and null on the last page.
 
 A cursor is URL-safe base64 of a small JSON object (DynamoDB's ``LastEvaluatedKey``, or an
 offset into a sorted list). Clients must not read or build them: the shape may change. A
-cursor that does not decode, or that names another list, is a 400.
+cursor that does not decode, or that names another list, is refused (``BadCursor``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import binascii
 import json
 from typing import Any
 
-from .errors import ApiError
+from .errors import Malformed
 
 MAX_CURSOR_CHARS = 2048
 DEFAULT_LIMIT = 20
@@ -43,11 +43,16 @@ def decode(kind: str, cursor: str | None) -> dict[str, Any] | None:
     return position
 
 
-def bad_cursor() -> ApiError:
-    """400: the cursor is not one this list gave out."""
-    return ApiError(
-        400, "bad-cursor", "The cursor is not valid here; start again without a cursor."
-    )
+class BadCursor(Malformed):
+    """The cursor is not one this list gave out."""
+
+    code = "bad-cursor"
+    default_message = "The cursor is not valid here; start again without a cursor."
+
+
+def bad_cursor() -> BadCursor:
+    """The cursor is not one this list gave out."""
+    return BadCursor()
 
 
 def dynamo_key(position: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -1,14 +1,28 @@
-"""The steps every write on a running game shares: bots reply, the deadline moves on, the
-record is finished (seed published) or not, the write is stored, and the turn's schedule follows
-(when someone waits for the turn).
+"""Moving a running game on: what every write of one shares, whatever caused it (a commit, a
+resignation, a timeout, the sweeper).
 
-The seed is decrypted here only when the field is needed: a bot must move, or the game is over
-and its seed is published.
+Each such write goes through the same steps, each a function of its own:
+
+1. **decide** (``after_moves``, ``time_out``): given the moves just made, bots reply, the
+   deadline moves on, and the game ends (its seed published) or not; the engine does the
+   game's part, nothing here is stored yet;
+2. **write** (``write``): one conditional transaction of the game, its new log item and the
+   player items that follow (``games.writes``); a game left to bots alone plays on in further
+   writes;
+3. **schedule** (``follow_schedule``): the next turn gets its Scheduler schedule when someone
+   waits for it;
+4. **count** (``count_result``): a game that just ended is counted into its players'
+   statistics and ratings, and the game is returned as then stored, its rating record with it.
+
+``store_outcome`` runs steps 2 to 4 for the write paths that have nothing else to do between
+them; the commit (``commit``) spells them out. The seed is decrypted here only when the field is
+needed: a bot must move, or the game is over and its seed is published.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -18,14 +32,25 @@ from mineduel_engine.chain import chained
 from ..games import store, writes
 from ..games.deadlines import deadline_after
 from ..games.record import GameRecord, Seat
-from ..games.views import move_record
-from ..platform import clock, crypto, scheduling
+from ..platform import clock, crypto, dynamo, scheduling
 from ..platform.observability import count, logger
 from .bots import bot_replies, bot_to_move
 
-# TransactWriteItems takes 100 items: the game, the idempotency record, the items that follow a
-# game's end (two per seat and one result) and at most this many moves.
 MAX_MOVES_PER_WRITE = 88
+"""One write stores at most this many moves (in its one log item): only a game left to bots
+alone can make more in one go, and it plays on in further writes (``write``), each a complete
+game a crash can resume from, so no request plays unboundedly long."""
+
+Log = list[dict[str, Any]]
+"""Moves as the log stores them (``games.store.logged_move``), chained."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A write's result: the game as finally stored, and every move written (in order)."""
+
+    game: GameRecord
+    moves: Log = field(default_factory=list)
 
 
 def field_for(record: GameRecord, seats: tuple[Seat, ...], seed: bytes) -> Field:
@@ -47,22 +72,21 @@ def seed_if_needed(record: GameRecord, state: GameState) -> bytes | None:
     return None
 
 
-def conclude(
+# ---------------------------------------------------------------------------- 1. decide
+def after_moves(
     record: GameRecord,
     state: GameState,
     moves: list[Move],
     now: datetime,
     seed: bytes | None,
     field: Field | None = None,
-) -> tuple[GameRecord, list[dict[str, Any]]]:
-    """Let bots reply, then build the record to store and the moves' log entries.
+) -> tuple[GameRecord, Log]:
+    """The game after ``moves`` (already played on ``state``): bots reply, then the record to
+    store and the moves' log entries.
 
     ``field`` is the field the caller already derived for the same seats, if any, so a commit
-    derives it once for the human's tap and the bots' replies alike.
-
-    One write holds at most ``MAX_MOVES_PER_WRITE`` moves (a transaction takes 100 items). Only
-    a game left to bots alone can need more; then the bots stop there with their turn's deadline
-    at ``now``, and ``store_outcome`` plays on at once, one transaction at a time.
+    derives it once for the human's tap and the bots' replies alike. Bots stop after
+    ``MAX_MOVES_PER_WRITE`` moves with their turn's deadline at ``now``; ``write`` plays on.
     """
     kinds = _kinds(record)
     if seed is not None and bot_to_move(state, kinds) is not None:
@@ -97,85 +121,117 @@ def conclude(
         deadline = record.deadline
     if deadline is not None and record.ends_by is not None:
         deadline = min(deadline, record.ends_by)  # a daily game ends with its day
-    # A daily game's seed is its whole day's: it is published when the day is over (``daily``).
+    # A daily game's seed is its whole day's: it is published when the day is over
+    # (``daily.housekeeping``).
     publish = finished and seed is not None and record.daily is None
     moved = set(record.seats_moved) | {m.seat for m in moves if not m.is_elimination}
-    after = record.evolve(
+    after = record.revised(
         state=state,
         seats_moved=tuple(sorted(moved)),
         status="finished" if finished else record.status,
         deadline=deadline,
-        version=record.version + 1,
         seed_hex=seed.hex() if publish and seed is not None else None,
         ended_at=clock.iso(now) if finished else None,
         results_pending=finished and bool(record.player_seats),
     )
     at = clock.iso(now)
-    records = chained(record.chain or record.commitment, [move_record(m, at) for m in moves])
-    if records:
-        after = after.evolve(chain=records[-1]["chain"])
-    return after, records
+    log = chained(record.chain or record.commitment, [store.logged_move(m, at) for m in moves])
+    if log:
+        after = after.evolve(chain=log[-1]["chain"])
+    return after, log
 
 
 def time_out(
     record: GameRecord, seat: int, now: datetime, seed: bytes | None
-) -> tuple[GameRecord, list[dict[str, Any]]]:
+) -> tuple[GameRecord, Log]:
     """The seat to move missed its deadline: it goes out, and bots reply if it is their turn.
 
     A bot never misses a deadline: when one is due, it is a bot game too long for one write
-    (see ``conclude``), and the bots simply play on.
+    (see ``after_moves``), and the bots simply play on.
     """
     if record.seats[seat].kind == "bot":
         if seed is None:
             seed = crypto.decrypt_seed(record.seed_ciphertext, record.game_id)
-        return conclude(record, record.state, [], now, seed)
+        return after_moves(record, record.state, [], now, seed)
     state, move = rules_for(record.settings.variant).eliminate(record.state, seat, "timeout")
     if seed is None:
         seed = seed_if_needed(record, state)
-    return conclude(record, state, [move], now, seed)
+    return after_moves(record, state, [move], now, seed)
 
 
-def store_outcome(
+# ---------------------------------------------------------------------------- 2. write
+def write(
     before: GameRecord,
     after: GameRecord,
-    moves: Sequence[dict[str, Any]],
+    log: Sequence[dict[str, Any]],
     now: datetime,
     seed: bytes | None = None,
     idempotency: store.IdempotencyWrite | None = None,
-) -> tuple[GameRecord, list[dict[str, Any]]]:
-    """Write ``after`` over ``before`` (``store.WriteConflict`` if the game moved meanwhile),
-    play a bots-only game on to its end in further writes, then give the turn its schedule.
+) -> Stored:
+    """Write ``after`` over ``before`` (``dynamo.WriteConflict`` if the game moved meanwhile),
+    then play a bots-only game on to its end in further writes.
 
-    Returns the game as finally stored and every move written. Each further write is a
-    conditional transaction of its own, and each stored state is a complete, valid game with its
-    deadline at ``now`` while a bot is to move: if the process dies between two writes, the
-    sweeper finds the game due and plays on from there.
+    Each further write is a conditional transaction of its own, and each stored state is a
+    complete, valid game with its deadline at ``now`` while a bot is to move: if the process
+    dies between two writes, the sweeper finds the game due and plays on from there. A game
+    that ended forgets its seed (it is public now).
     """
-    writes.persist(after, before, moves, idempotency)
-    written = list(moves)
+    writes.persist(after, before, log, idempotency)
+    written = list(log)
     last = after
     while bot_to_move(last.state, _kinds(last)) is not None:
         if seed is None:
             seed = crypto.decrypt_seed(last.seed_ciphertext, last.game_id)
-        following, more = conclude(last, last.state, [], now, seed)
+        following, more = after_moves(last, last.state, [], now, seed)
         try:
             writes.persist(following, last, more)
-        except store.WriteConflict:
+        except dynamo.WriteConflict:
             break  # someone else is playing this game on; their write stands
         written.extend(more)
         last = following
-    follow_schedule(before, last)
     if last.status == "finished":
         crypto.forget_seed(last.game_id)
-    if last.results_pending:
-        last = _apply_result(last)
-    return last, written
+    return Stored(last, written)
 
 
-def _apply_result(record: GameRecord) -> GameRecord:
-    """Count the game that just ended into its players' statistics and ratings now, and return
-    it as it then stands (with its rating record); if that fails, the game stays pending and the
-    sweeper counts it within a minute."""
+# ---------------------------------------------------------------------------- 3. schedule
+def follow_schedule(before: GameRecord | None, after: GameRecord) -> None:
+    """Give the new turn its own schedule when someone waits for it, or remove the last one
+    when it is no longer needed (the game ended, or nobody waits any more).
+
+    At most one Scheduler call, and none at all for a turn on which nobody waits
+    (``GameRecord.someone_waits``: a person against bots): the sweeper ends such a turn, and
+    warns it, from its coarse key in the deadline index. When the turn gets a "time almost up"
+    warning, its schedule fires at the warning time instead of the deadline, and the expiry
+    function arms the deadline then (``platform.scheduling``); a turn that loses its schedule
+    after its warning deletes that deadline schedule. The schedule removed is always the
+    previous turn's (the only one a write can make useless): when someone waited for it and
+    nobody waits now (the other person left, or the game ended), it would only fire stale. A
+    failure is logged and counted (``ScheduleFailures``, which alarms), never raised: the write
+    is stored, every request on the game enforces the deadline itself, and the sweeper ends the
+    game on time without a schedule.
+    """
+    try:
+        if after.someone_waits and after.deadline is not None:
+            scheduling.arm(after.game_id, after.state.move_count, after.deadline, after.warning_at)
+        elif before is not None and before.someone_waits:
+            warned = before.deadline is not None and before.warned_for == before.deadline
+            scheduling.disarm(before.game_id, before.state.move_count, warned=warned)
+    except Exception as exc:
+        logger.warning(
+            "schedule not updated", extra={"game_id": after.game_id, "error": type(exc).__name__}
+        )
+        count("ScheduleFailures")
+
+
+# ---------------------------------------------------------------------------- 4. count
+def count_result(record: GameRecord) -> GameRecord:
+    """Count a game that just ended into its players' statistics and ratings now (``results``),
+    and return it as it then stands (with its rating record); a game not pending is returned as
+    it is. If counting fails, the game stays pending and the sweeper counts it within a minute
+    (then a read shows the ratings, the answer of this write does not)."""
+    if not record.results_pending:
+        return record
     # Statistics and ratings are loaded when a game ends (once a game), not with every commit.
     from . import results  # noqa: PLC0415
 
@@ -189,30 +245,17 @@ def _apply_result(record: GameRecord) -> GameRecord:
     return applied or record
 
 
-def follow_schedule(before: GameRecord | None, after: GameRecord) -> None:
-    """Give the new turn its own schedule when someone waits for it, or remove the last one
-    when it is no longer needed (the game ended, or nobody waits any more).
-
-    At most one Scheduler call, and none at all for a turn on which nobody waits
-    (``GameRecord.someone_waits``: a person against bots): the sweeper ends such a turn, and
-    warns it, from its coarse key in the deadline index. When the turn gets a "time almost up"
-    warning, its schedule fires at the warning time instead of the deadline, and the expiry
-    function arms the deadline then (``scheduling``); a turn that loses its schedule after its
-    warning deletes that deadline schedule. The schedule removed is always the previous turn's
-    (the only one a write can make useless): when someone waited for it and nobody waits now
-    (the other person left, or the game ended), it would only fire stale. A failure is logged
-    and counted (``ScheduleFailures``, which alarms), never raised: the write is stored, every
-    request on the game enforces the deadline itself, and the sweeper ends the game on time
-    without a schedule.
-    """
-    try:
-        if after.someone_waits and after.deadline is not None:
-            scheduling.arm(after.game_id, after.state.move_count, after.deadline, after.warning_at)
-        elif before is not None and before.someone_waits:
-            warned = before.deadline is not None and before.warned_for == before.deadline
-            scheduling.disarm(before.game_id, before.state.move_count, warned=warned)
-    except Exception as exc:
-        logger.warning(
-            "schedule not updated", extra={"game_id": after.game_id, "error": type(exc).__name__}
-        )
-        count("ScheduleFailures")
+# ---------------------------------------------------------------------------- 2 to 4
+def store_outcome(
+    before: GameRecord,
+    after: GameRecord,
+    log: Sequence[dict[str, Any]],
+    now: datetime,
+    seed: bytes | None = None,
+    idempotency: store.IdempotencyWrite | None = None,
+) -> Stored:
+    """Write, schedule, count: ``after`` stored over ``before`` (``dynamo.WriteConflict`` if
+    the game moved meanwhile), and the game as finally stored with every move written."""
+    stored = write(before, after, log, now, seed, idempotency)
+    follow_schedule(before, stored.game)
+    return Stored(count_result(stored.game), stored.moves)

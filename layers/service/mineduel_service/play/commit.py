@@ -1,8 +1,21 @@
 """Committing a move: exactly once, atomically, never past the deadline.
 
-A commit reads the game once (with the caller's idempotency record, when a key is sent),
-computes the whole outcome in memory with the engine (the caller's move and every bot reply),
-writes it in one conditional transaction and gives the next turn its schedule.
+A commit reads as five steps, each a function with one job:
+
+1. **load** (``load``): the game, with the first answer to the caller's key when one is sent, in
+   one read; the caller checked against the game's seat; every refusal before anything is
+   played (``check``);
+2. **decide** (``decide``): the engine plays the caller's move on the field and every bot
+   reply it triggers, in memory (``advance.after_moves``);
+3. **write** (``advance.write``): one conditional transaction, so of racing commits exactly
+   one lands (a game left to bots alone plays on in further writes);
+4. **schedule** (``advance.follow_schedule``): the next turn's schedule, when someone waits;
+5. **count** (``advance.count_result``): a game the move ended is counted into its players'
+   statistics and ratings.
+
+It answers with the game as stored at the end (a rated game the move ended shows its ratings,
+unless counting them failed: then the sweeper counts them within a minute, and a read shows
+them) and the moves this request played.
 
 A commit that arrives after the turn's deadline never plays: the seat to move is out whether or
 not the schedule has fired, so the commit records that timeout itself (the same write the expiry
@@ -15,27 +28,111 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from mineduel_engine import rules_for
-from mineduel_engine.errors import IllegalMove
 
 from ..contract.models import CommitRequest
 from ..games import store
+from ..games.current import existing
 from ..games.deadlines import overdue
-from ..games.reads import existing, plausible_id
+from ..games.errors import GameNotFound
 from ..games.record import GameRecord
-from ..games.seats import credential, seat_of
+from ..games.seats import seat_of
 from ..games.views import game_view, moves_view
-from ..platform import auth, clock, crypto
+from ..platform import auth, clock, crypto, dynamo
 from ..platform.config import get_config
-from ..platform.errors import ApiError, conflict, forbidden, from_engine, invalid, not_found
+from ..platform.errors import Refusal
 from ..platform.observability import count
-from .advance import conclude, field_for, store_outcome, time_out
+from . import advance
+from .errors import (
+    BadIdempotencyKey,
+    ClientSeedTooLate,
+    DailyClientSeed,
+    DeadlinePassed,
+    GameNotActive,
+    IdempotencyKeyReused,
+    MoveConflict,
+    NotYourTurn,
+    RefusedBefore,
+    SeatOut,
+    StaleMove,
+    TurnTimedOut,
+)
 
 IDEMPOTENCY_KEY_MAX = 255
+
+
+def commit_move(
+    cred: auth.Credential, game_id: str, request: CommitRequest, idempotency_key: str | None
+) -> dict[str, Any]:
+    """Play the caller's armed move and every bot reply it triggers, exactly once.
+
+    Returns docs/api.md's ``{"game", "moves"}``; raises a refusal for everything else (an
+    Idempotency-Key retry of a refused commit is refused again the same way).
+    """
+    now = clock.now()
+    key = Keyed.of(cred, game_id, request, idempotency_key, now)
+    record, seat, previous = load(cred, game_id, key, now)
+    if previous is not None:
+        return _replay(previous, key, record, seat)
+    check(record, seat, request, key, now)
+    seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
+    after, log = decide(record, seat, request, now, seed)
+    try:
+        stored = advance.write(record, after, log, now, seed, key.played(log))
+    except dynamo.WriteConflict:
+        return _lost_race(game_id, cred, key, seat)
+    advance.follow_schedule(record, stored.game)
+    final = advance.count_result(stored.game)
+    count("MovesCommitted", len(log))
+    return answer(final, log, seat)
+
+
+# ---------------------------------------------------------------------------- the key
+@dataclass(frozen=True)
+class Keyed:
+    """A commit's Idempotency-Key as it is kept: whose, its hash (None without a key), the
+    request's fingerprint, and when what is kept of it lapses. The first answer is kept as the
+    moves it played or the refusal it got, never as a body: a retry's answer is rebuilt from the
+    game and its log, which also keeps a finished game's seed out of it."""
+
+    player_id: str
+    key_hash: str | None
+    fingerprint: str
+    expires_at: int
+
+    @classmethod
+    def of(
+        cls,
+        cred: auth.Credential,
+        game_id: str,
+        request: CommitRequest,
+        idempotency_key: str | None,
+        now: datetime,
+    ) -> Keyed:
+        """The key of this request (``BadIdempotencyKey`` for one that is not 1 to 255
+        printable ASCII characters)."""
+        key_hash = _key_hash(idempotency_key) if idempotency_key is not None else None
+        expires = int(now.timestamp()) + get_config().idempotency_ttl_s
+        return cls(cred.player_id, key_hash, fingerprint(game_id, request), expires)
+
+    def played(self, log: advance.Log) -> store.IdempotencyWrite | None:
+        """What to keep of a commit that played ``log``; None without a key."""
+        return self._kept(store.FirstAnswer(self.fingerprint, log[0]["n"], log[-1]["n"]))
+
+    def refused(self, refusal: Refusal) -> store.IdempotencyWrite | None:
+        """What to keep of a commit that was refused; None without a key."""
+        return self._kept(
+            store.FirstAnswer(self.fingerprint, code=refusal.code, message=refusal.message)
+        )
+
+    def _kept(self, answer: store.FirstAnswer) -> store.IdempotencyWrite | None:
+        if self.key_hash is None:
+            return None
+        return store.IdempotencyWrite(self.player_id, self.key_hash, answer, self.expires_at)
 
 
 def fingerprint(game_id: str, request: CommitRequest) -> str:
@@ -46,176 +143,116 @@ def fingerprint(game_id: str, request: CommitRequest) -> str:
 
 def _key_hash(key: str) -> str:
     if not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX or not key.isprintable() or not key.isascii():
-        raise invalid(
-            "bad-idempotency-key", "Send an Idempotency-Key of 1 to 255 printable ASCII characters."
-        )
+        raise BadIdempotencyKey()
     return hashlib.sha256(key.encode("ascii")).hexdigest()
 
 
-def commit_move(
-    token: str | None, game_id: str, request: CommitRequest, idempotency_key: str | None
-) -> dict[str, Any]:
-    """Play the caller's armed move and every bot reply it triggers, exactly once.
-
-    Returns docs/api.md's ``{"game", "moves"}``; raises ``ApiError`` for every refusal (an
-    Idempotency-Key retry of a refused commit is refused again the same way).
-    """
-    cred = credential(token)
-    now = clock.now()
-    key_hash = _key_hash(idempotency_key) if idempotency_key is not None else None
-    if not plausible_id(game_id):
-        raise not_found()
-    if key_hash is None:
+# ---------------------------------------------------------------------------- 1. load
+def load(
+    cred: auth.Credential, game_id: str, key: Keyed, now: datetime
+) -> tuple[GameRecord, int, store.FirstAnswer | None]:
+    """The game, the caller's seat in it, and what an earlier request with the same key did
+    (one read either way: ``GetItem``, or a ``BatchGetItem`` with the key's first answer)."""
+    if not store.plausible_id(game_id):
+        raise GameNotFound()
+    if key.key_hash is None:
         record, previous = store.get_game(game_id), None
     else:
-        record, previous = store.get_game_with_record(game_id, cred.player_id, key_hash)
+        record, previous = store.get_game_with_first_answer(game_id, cred.player_id, key.key_hash)
     if record is None:
-        raise not_found()
-    seat = seat_of(record, cred, now)
-    wanted = fingerprint(game_id, request)
-    if previous is not None:
-        return _replay(previous, wanted, record, seat)
+        raise GameNotFound()
+    return record, seat_of(record, cred, now), previous
+
+
+def check(record: GameRecord, seat: int, request: CommitRequest, key: Keyed, now: datetime) -> None:
+    """Refuse a commit that cannot be played: the game is not running, the turn's deadline
+    passed (recorded now, then refused), the client saw another move, the seat is out or not
+    to move."""
     if record.status != "active":
-        raise conflict("game-not-active", f"The game is {record.status}; no move can be played.")
-    idempotency = _idempotency(cred, key_hash, wanted, now)
+        raise GameNotActive(f"The game is {record.status}; no move can be played.")
     if overdue(record, now):
-        _record_timeout(record, seat, now, idempotency)
-    _check_commit(record, seat, request)
-    seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
-    after, moves = _play(record, seat, request, now, seed)
-    finished = after.status == "finished"
-    answer = {"game": game_view(after, seat), "moves": moves_view(moves, seat, finished)}
-    written = idempotency(moves[0]["n"], moves[-1]["n"])
-    try:
-        store_outcome(record, after, moves, now, seed, written)
-    except store.WriteConflict:
-        return _lost_race(game_id, cred, key_hash, wanted, seat)
-    count("MovesCommitted", len(moves))
-    return answer
-
-
-Idempotency = Callable[..., "store.IdempotencyWrite | None"]
-"""Makes the idempotency record of what this request did; None without a key."""
-
-
-def _idempotency(
-    cred: auth.Credential, key_hash: str | None, wanted: str, now: datetime
-) -> Idempotency:
-    """A maker of the idempotency record: the moves played (``first``..``last``) or the
-    refusal (``refusal``). It stores no answer: a retry's answer is rebuilt from the game and
-    its log, which also keeps a finished game's seed out of the record."""
-
-    def make(
-        first: int = 0, last: int = 0, refusal: ApiError | None = None
-    ) -> store.IdempotencyWrite | None:
-        if key_hash is None:
-            return None
-        stored = store.IdempotencyRecord(
-            wanted,
-            first_move=first,
-            last_move=last,
-            status=refusal.status if refusal else 200,
-            code=refusal.code if refusal else None,
-            message=refusal.message if refusal else None,
+        _write_timeout(record, seat, now, key)
+    if request.expected_move != record.state.move_count:
+        raise StaleMove(
+            f"The game is at move {record.state.move_count}, not {request.expected_move}: "
+            "reload it and commit again."
         )
-        expires = int(now.timestamp()) + get_config().idempotency_ttl_s
-        return store.IdempotencyWrite(cred.player_id, key_hash, stored, expires)
+    if record.state.seats[seat].out:
+        raise SeatOut()
+    if record.state.turn != seat:
+        raise NotYourTurn(f"It is seat {record.state.turn}'s turn, not yours.")
 
-    return make
 
-
-def _record_timeout(record: GameRecord, seat: int, now: datetime, idempotency: Idempotency) -> None:
+def _write_timeout(record: GameRecord, seat: int, now: datetime, key: Keyed) -> None:
     """The turn's deadline has passed: write the timeout (once; a racing expiry may have written
     it already) and refuse the commit, telling the caller what happened."""
     turn = record.state.turn
+    refusal: Refusal
     if turn == seat:
-        refusal = conflict(
-            "deadline-passed", f"Your move deadline passed at {record.deadline}; your seat is out."
+        refusal = DeadlinePassed(
+            f"Your move deadline passed at {record.deadline}; your seat is out."
         )
     else:
-        refusal = conflict(
-            "turn-timed-out",
+        refusal = TurnTimedOut(
             f"Seat {turn} missed its move deadline ({record.deadline}) and is out; "
-            "reload the game and commit again.",
+            "reload the game and commit again."
         )
     if turn is not None:
-        after, moves = time_out(record, turn, now, None)
+        after, log = advance.time_out(record, turn, now, None)
         # If the expiry, a claim or another commit recorded it first, theirs stands.
-        with contextlib.suppress(store.WriteConflict):
-            store_outcome(record, after, moves, now, None, idempotency(refusal=refusal))
+        with contextlib.suppress(dynamo.WriteConflict):
+            advance.store_outcome(record, after, log, now, None, key.refused(refusal))
         if record.seats[turn].kind != "bot":
             count("TurnsTimedOut")
     raise refusal
 
 
-def _check_commit(record: GameRecord, seat: int, request: CommitRequest) -> None:
-    if request.expected_move != record.state.move_count:
-        raise conflict(
-            "stale-move",
-            f"The game is at move {record.state.move_count}, not {request.expected_move}: "
-            "reload it and commit again.",
-        )
-    if record.state.seats[seat].out:
-        raise forbidden("seat-out", "Your seat is out of this game.")
-    if record.state.turn != seat:
-        raise forbidden("not-your-turn", f"It is seat {record.state.turn}'s turn, not yours.")
-
-
-def _play(
+# ---------------------------------------------------------------------------- 2. decide
+def decide(
     record: GameRecord, seat: int, request: CommitRequest, now: datetime, seed: bytes
-) -> tuple[GameRecord, list[dict[str, Any]]]:
-    """The caller's move (with its client seed, if it is the game's first) and the replies."""
+) -> tuple[GameRecord, advance.Log]:
+    """The caller's move (with its client seed, if it is the game's first) and the replies, as
+    the engine plays them on the field (an illegal move is the engine's refusal)."""
     seats = record.seats
     if request.client_seed is not None and request.client_seed != seats[seat].client_seed:
         if record.daily is not None:
-            raise invalid(
-                "daily-client-seed",
-                "A daily game is played on the day's field, the same for everyone: send no "
-                "client seed.",
-            )
+            raise DailyClientSeed()
         if record.state.move_count > 0:
-            raise invalid(
-                "client-seed-too-late",
-                "The field is fixed by the first move; send no client seed now.",
-            )
+            raise ClientSeedTooLate()
         updated = list(seats)
         updated[seat] = updated[seat].evolve(client_seed=request.client_seed)
         seats = tuple(updated)
     played = record.evolve(seats=seats)
     rules = rules_for(played.settings.variant)
-    field = field_for(played, seats, seed)
-    try:
-        state, move = rules.play(
-            played.state, field, seat, request.action, request.row, request.col
-        )
-    except IllegalMove as exc:
-        raise from_engine(exc) from None
-    return conclude(played, state, [move], now, seed, field)
+    field = advance.field_for(played, seats, seed)
+    state, move = rules.play(played.state, field, seat, request.action, request.row, request.col)
+    return advance.after_moves(played, state, [move], now, seed, field)
+
+
+# ---------------------------------------------------------------------------- the answer
+def answer(record: GameRecord, log: advance.Log, seat: int) -> dict[str, Any]:
+    """docs/api.md's ``{"game", "moves"}`` as the caller's seat may see them."""
+    finished = record.status == "finished"
+    return {"game": game_view(record, seat), "moves": moves_view(log, seat, finished)}
 
 
 def _replay(
-    previous: store.IdempotencyRecord, wanted: str, record: GameRecord, seat: int
+    previous: store.FirstAnswer, key: Keyed, record: GameRecord, seat: int
 ) -> dict[str, Any]:
     """What the first request with this key did, answered again as the caller (``seat``) may
     see it: the moves it played (from the log) with the game as it stands now, or its refusal
     raised again."""
-    if previous.fingerprint != wanted:
-        raise invalid(
-            "idempotency-key-reused",
-            "This Idempotency-Key was used for a different request; send a new key.",
-        )
-    if previous.status >= 400:
-        raise ApiError(previous.status, str(previous.code), str(previous.message))
-    moves = store.list_moves(record.game_id, previous.first_move - 1, previous.last_move)
-    finished = record.status == "finished"
-    return {"game": game_view(record, seat), "moves": moves_view(moves, seat, finished)}
+    if previous.fingerprint != key.fingerprint:
+        raise IdempotencyKeyReused()
+    if previous.code is not None:
+        raise RefusedBefore(previous.code, str(previous.message))
+    log = store.list_moves(record.game_id, previous.first_move - 1, previous.last_move)
+    return answer(record, log, seat)
 
 
-def _lost_race(
-    game_id: str, cred: auth.Credential, key_hash: str | None, wanted: str, seat: int
-) -> dict[str, Any]:
-    if key_hash is not None:
-        previous = store.get_idempotency_record(cred.player_id, key_hash)
+def _lost_race(game_id: str, cred: auth.Credential, key: Keyed, seat: int) -> dict[str, Any]:
+    if key.key_hash is not None:
+        previous = store.get_first_answer(cred.player_id, key.key_hash)
         if previous is not None:
-            return _replay(previous, wanted, existing(game_id), seat)
-    raise conflict("move-conflict", "Another move landed first: reload the game and try again.")
+            return _replay(previous, key, existing(game_id), seat)
+    raise MoveConflict("Another move landed first: reload the game and try again.")

@@ -24,11 +24,9 @@ from ..people.profiles import (
     get_profiles,
     new_profile,
     parse_profile,
-    profile_key,
     profile_put,
 )
-from ..platform import clock
-from ..platform.config import get_config
+from ..platform import clock, dynamo, keys
 from ..platform.observability import count, logger
 from ..ratings.model import (
     GameRating,
@@ -38,7 +36,7 @@ from ..ratings.model import (
     seats_that_moved,
     system_for,
 )
-from ..ratings.store import current_rating, parse_rating, rating_key, rating_put
+from ..ratings.store import current_rating, parse_rating, rating_put
 
 ATTEMPTS = 5
 
@@ -46,18 +44,18 @@ ATTEMPTS = 5
 def _done(record: GameRecord, rating: GameRating | None) -> dict[str, Any]:
     """Take the game out of the ``pending`` index, only if it is still in; with its rating
     record when it was rated."""
-    update: dict[str, Any] = {
-        "TableName": get_config().table_name,
-        "Key": store.game_key(record.game_id),
-        "UpdateExpression": "REMOVE pending_shard, pending_at",
-        "ConditionExpression": "attribute_exists(pending_shard)",
-    }
-    if rating is not None:
-        update["UpdateExpression"] = "SET rating = :rating REMOVE pending_shard, pending_at"
-        update["ExpressionAttributeValues"] = {
-            ":rating": {"S": json.dumps(rating.to_dict(), separators=(",", ":"))}
-        }
-    return {"Update": update}
+    if rating is None:
+        return dynamo.update_op(
+            keys.game(record.game_id),
+            "REMOVE pending_shard, pending_at",
+            condition="attribute_exists(pending_shard)",
+        )
+    return dynamo.update_op(
+        keys.game(record.game_id),
+        "SET rating = :rating REMOVE pending_shard, pending_at",
+        condition="attribute_exists(pending_shard)",
+        values={":rating": {"S": json.dumps(rating.to_dict(), separators=(",", ":"))}},
+    )
 
 
 def outcome_of(record: GameRecord, seat: int) -> tuple[bool, bool]:
@@ -85,24 +83,35 @@ def apply(record: GameRecord) -> GameRecord | None:
     then stands if this call did it, None if it was not pending (applied already, or never
     pending).
 
-    ``record`` is the game as its ending write stored it; on a conflict it is read again.
+    ``record`` is the game as its ending write stored it; on a conflict (another of a player's
+    games counted at the same moment) it is read again and counted on top.
     """
     current: GameRecord | None = record
-    for _ in range(ATTEMPTS):
+
+    def attempt() -> GameRecord | None:
+        nonlocal current
         if current is None or not current.results_pending:
             return None
         items, rating = _items(current)
         try:
-            store.transact(items)
-        except store.WriteConflict:
+            dynamo.transact(items)
+        except dynamo.WriteConflict:
             current = store.get_game(record.game_id)
-            continue
+            raise
         count("ResultsApplied")
         if rating is not None:
             count("RatingsApplied" if rating.outcome == "rated" else "RatingsAborted")
         return current.evolve(results_pending=False, rating=rating)
-    logger.warning("result not applied yet", extra={"game_id": record.game_id})
-    return None
+
+    try:
+        return dynamo.read_modify_write(attempt, ATTEMPTS, _NotYet)
+    except _NotYet:
+        logger.warning("result not applied yet", extra={"game_id": record.game_id})
+        return None
+
+
+class _NotYet(Exception):
+    """Every attempt lost to another write: the game stays pending for the sweeper."""
 
 
 Ratings = dict[tuple[str, str], PlayerRating]
@@ -111,14 +120,14 @@ Ratings = dict[tuple[str, str], PlayerRating]
 def _read(record: GameRecord, system: RatingSystem | None) -> tuple[dict[str, Profile], Ratings]:
     """The seats' profiles and (rated games) rating items, in one consistent read."""
     players = list(record.player_seats.values())
-    keys = [profile_key(p) for p in players]
+    wanted = [keys.profile(p) for p in players]
     if system is not None:
-        keys += [rating_key(p, system.variant) for p in players]
+        wanted += [keys.rating(p, system.variant) for p in players]
     profiles: dict[str, Profile] = {}
     ratings: Ratings = {}
-    for item in store.batch_get(keys):
-        player_id = item["pk"]["S"].removeprefix("PLAYER#")
-        if item["sk"]["S"] == "PROFILE":
+    for item in dynamo.batch_get(wanted):
+        player_id = keys.player_id_of(item)
+        if item["sk"]["S"] == keys.PROFILE_SK:
             profiles[player_id] = parse_profile(player_id, item)
         else:
             rating = parse_rating(item)
@@ -193,7 +202,7 @@ def _rating_puts(
 def apply_pending(limit_per_shard: int = 100) -> dict[str, int]:
     """Apply every finished game still pending (the sweeper's second duty)."""
     applied = failed = 0
-    for shard in store.pending_shards():
+    for shard in keys.pending_shards():
         for game_id in store.pending_games(shard, limit_per_shard):
             record = store.get_game(game_id)
             if record is None:

@@ -1,99 +1,63 @@
-"""Seats going out: resignation, and the deadline, enforced by every path that can see it.
+"""Time running out: a turn's deadline passing, enforced by every path that can see it, and a
+waiting game nobody joined lapsing after a week.
 
 A passed deadline is recorded by whichever comes first, and only once (each is the same
 conditional write, so the others find the game moved on and change nothing):
 - the turn's own schedule firing the expiry function (``expire_turn``), for a turn another
   person waits for;
-- the sweeper, every minute, for any game whose deadline passed (``sweep``): the second line
-  of defence when a schedule could not be created, its delivery failed or the function crashed,
-  and the only one for a turn nobody else waits for (against bots), found at most a bucket of
-  a tenth of the turn's time (a minute to an hour) late (``GameRecord.due_key``);
+- the sweeper, every minute, for any game whose deadline passed (``sweeper.sweep``): the second
+  line of defence when a schedule could not be created, its delivery failed or the function
+  crashed, and the only one for a turn nobody else waits for (against bots), found at most a
+  bucket of a tenth of the turn's time (a minute to an hour) late (``GameRecord.due_key``);
 - any seat claiming it (``claim_timeout``), and any commit or resignation arriving late;
-- any read of the game (``reads.current`` asks the expiry function), so the game reads as timed
-  out the moment anyone looks at it after the deadline.
+- any read of the game (``games.current`` asks the expiry function), so the game reads as
+  timed out the moment anyone looks at it after the deadline.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import datetime
 from typing import Any
 
-from mineduel_engine import rules_for
-from mineduel_engine.errors import IllegalMove
-
-from ..games import store
+from ..games import store, writes
+from ..games.current import existing
 from ..games.deadlines import overdue
-from ..games.reads import existing, plausible_id
 from ..games.record import GameRecord
-from ..games.seats import credential, seat_of
+from ..games.seats import seat_of
 from ..games.views import game_view
-from ..lobby.waiting import lapse
-from ..platform import clock
-from ..platform.errors import conflict, from_engine
-from ..platform.observability import count, logger
-from . import results
-from .advance import conclude, seed_if_needed, store_outcome, time_out
+from ..platform import auth, clock, dynamo
+from ..platform.observability import count
+from . import advance
+from .errors import DeadlineNotPassed, GameNotActive
 from .turn_warnings import arm_deadline, give_warning, warning_due, was_warned
 
 
-def resign(token: str | None, game_id: str) -> dict[str, Any]:
-    """Put the caller's seat out; the game goes on among the others or ends."""
-    cred = credential(token)
-    now = clock.now()
-    record = existing(game_id)
-    seat = seat_of(record, cred, now)
-    if overdue(record, now):
-        record = record_timeout(record, now)
-        if record.status == "active" and record.state.seats[seat].out:
-            raise conflict("deadline-passed", "Your move deadline passed; your seat is out.")
-    if record.status != "active":
-        raise conflict(
-            "game-not-active", f"The game is {record.status}; there is nothing to resign."
-        )
-    try:
-        state, move = rules_for(record.settings.variant).eliminate(record.state, seat, "resign")
-    except IllegalMove as exc:
-        raise from_engine(exc) from None
-    seed = seed_if_needed(record, state)
-    after, moves = conclude(record, state, [move], now, seed)
-    try:
-        final, _ = store_outcome(record, after, moves, now, seed)
-    except store.WriteConflict:
-        raise conflict("move-conflict", "The game changed at the same moment; try again.") from None
-    return game_view(final, seat)
-
-
-def claim_timeout(token: str | None, game_id: str) -> dict[str, Any]:
+def claim_timeout(cred: auth.Credential, game_id: str) -> dict[str, Any]:
     """A seat claims the passed deadline of the seat to move: the timeout is recorded now."""
-    cred = credential(token)
     now = clock.now()
     record = existing(game_id)
     seat = seat_of(record, cred, now)
     if record.status != "active":
-        raise conflict("game-not-active", f"The game is {record.status}; no deadline is running.")
+        raise GameNotActive(f"The game is {record.status}; no deadline is running.")
     if not overdue(record, now):
-        raise conflict(
-            "deadline-not-passed",
-            f"Seat {record.state.turn} has until {record.deadline} to move.",
-        )
-    return game_view(record_timeout(record, now), seat)
+        raise DeadlineNotPassed(f"Seat {record.state.turn} has until {record.deadline} to move.")
+    return game_view(write_timeout(record, now), seat)
 
 
-def record_timeout(record: GameRecord, now: datetime) -> GameRecord:
+def write_timeout(record: GameRecord, now: datetime) -> GameRecord:
     """Write the timeout of the overdue seat to move (bots play on if it is their turn) and
     return the game as it then stands; if another path recorded it first, the game as re-read."""
     seat = record.state.turn
     if seat is None:
         return record
-    after, moves = time_out(record, seat, now, None)
+    after, log = advance.time_out(record, seat, now, None)
     try:
-        final, _ = store_outcome(record, after, moves, now)
-    except store.WriteConflict:
+        stored = advance.store_outcome(record, after, log, now)
+    except dynamo.WriteConflict:
         return existing(record.game_id)
     if record.seats[seat].kind != "bot":
         count("TurnsTimedOut")
-    return final
+    return stored.game
 
 
 def expire_turn(
@@ -113,7 +77,7 @@ def expire_turn(
     on a retry). Idempotent: ``timed-out``, ``bots-moved``, ``warned``, ``lapsed``, ``stale``,
     ``early``, ``raced`` or ``ignored``.
     """
-    record = store.get_game(game_id) if plausible_id(game_id) else None
+    record = store.get_game(game_id) if store.plausible_id(game_id) else None
     if record is not None and record.status == "waiting" and move_count is None:
         return lapse(record)
     if record is None or record.status != "active":
@@ -133,10 +97,10 @@ def expire_turn(
     seat = record.state.turn
     if seat is None:
         return "ignored"
-    after, moves = time_out(record, seat, now, None)
+    after, log = advance.time_out(record, seat, now, None)
     try:
-        store_outcome(record, after, moves, now)
-    except store.WriteConflict:
+        advance.store_outcome(record, after, log, now)
+    except dynamo.WriteConflict:
         return "raced"
     if record.seats[seat].kind == "bot":
         return "bots-moved"
@@ -144,32 +108,16 @@ def expire_turn(
     return "timed-out"
 
 
-def sweep(limit_per_shard: int = 100) -> dict[str, int]:
-    """End every game whose time is up, through ``expire_turn``, and apply every finished
-    game's result still pending (``results``); the outcomes counted.
-
-    The deadline index is eventually consistent, and its key is coarse (rounded up) on a turn
-    nobody waits for (``GameRecord.due_key``), so a game it lists may have moved on or not be
-    due yet: each one is re-read and checked against its exact times by ``expire_turn`` itself,
-    and one not due is left for a later sweep (``early``). One game's failure never stops the
-    sweep (it is logged and counted, and the next sweep tries again).
-    """
-    until = clock.iso(clock.now())
-    outcomes: Counter[str] = Counter()
-    for shard in store.deadline_shards():
-        for game_id in store.due_games(shard, until, limit_per_shard):
-            try:
-                outcomes[expire_turn(game_id)] += 1
-            except Exception as exc:
-                outcomes["failed"] += 1
-                logger.error(
-                    "sweep could not expire a game",
-                    extra={"game_id": game_id, "error": type(exc).__name__},
-                )
-    outcomes.update(results.apply_pending())
-    swept = outcomes["timed-out"] + outcomes["bots-moved"] + outcomes["lapsed"] + outcomes["warned"]
-    if swept:
-        count("SweptGames", swept)
-    if outcomes["failed"]:
-        count("SweepFailures", outcomes["failed"])
-    return dict(outcomes)
+def lapse(record: GameRecord) -> str:
+    """Cancel a waiting game whose week has passed (found by the sweeper in the deadline index):
+    one conditional write of the game with its player items; what happened."""
+    if record.status != "waiting" or record.lapses_at is None:
+        return "ignored"
+    if clock.now() < clock.parse_iso(record.lapses_at):
+        return "early"
+    try:
+        writes.persist(record.cancelled(clock.iso(clock.now())), record)
+    except dynamo.WriteConflict:
+        return "raced"
+    count("GamesLapsed")
+    return "lapsed"

@@ -7,7 +7,7 @@ the player to move waits has no schedule: the sweeper alone warns it, within a t
 turn's time and a minute after the warning time (``GameRecord.due_key``), never before it
 (``warning_due``).
 The push message and the ``TurnAlmostUp`` event on the stack's bus follow from that write
-through the table's stream (``live_changes``), like every other change of a game. Which turns
+through the table's stream (``live.changes``), like every other change of a game. Which turns
 are warned is ``GameRecord.warning_at``.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..games import store, writes
+from ..games import writes
 from ..games.record import GameRecord
-from ..platform import clock, scheduling
+from ..platform import clock, dynamo, scheduling
 from ..platform.observability import count, logger
 
 
@@ -36,10 +36,10 @@ def give_warning(record: GameRecord) -> str:
     """Record the running turn's warning and arm the turn's deadline schedule; what happened
     (``warned``, or ``raced`` when the game moved on meanwhile)."""
     if not was_warned(record):
-        after = record.evolve(warned_for=record.deadline, version=record.version + 1)
+        after = record.revised(warned_for=record.deadline)
         try:
             writes.persist(after, record)
-        except store.WriteConflict:
+        except dynamo.WriteConflict:
             return "raced"
         count("TurnsWarned")
         record = after

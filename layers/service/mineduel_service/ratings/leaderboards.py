@@ -21,66 +21,33 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..games import store
-from ..platform import auth, aws, clock, pagination
-from ..platform.config import get_config
-from ..platform.errors import ApiError
+from ..platform import auth, clock, dynamo, keys, pagination
 from ..platform.observability import count, logger
-from .model import ESTABLISHED_DEVIATION, ESTABLISHED_GAMES, RATED_VARIANTS, system_for
-from .store import (
-    LEADERBOARD_INDEX,
-    active_since,
-    leaderboard_shards,
-    listed,
-    parse_rating,
-    rating_key,
+from .errors import LeaderboardNotFound
+from .model import (
+    ESTABLISHED_DEVIATION,
+    ESTABLISHED_GAMES,
+    RATED_VARIANTS,
+    RatingSystem,
+    system_for,
 )
+from .store import active_since, listed, parse_rating
 
 TOP = 100
 PAGE_SIZE = 20
 PAGE_TTL_S = 86400
 
 
-def _table() -> str:
-    return get_config().table_name
-
-
-def board_key(variant: str, sk: str) -> dict[str, Any]:
-    """A key of one of ``variant``'s snapshot items."""
-    return {"pk": {"S": f"LEADERBOARD#{variant}"}, "sk": {"S": sk}}
-
-
-def page_sk(snapshot: str, page: int) -> str:
-    """The sort key of a snapshot's page (pages after the first)."""
-    return f"PAGE#{snapshot}#{page}"
-
-
-def leaderboard_not_found(variant: str) -> ApiError:
-    """404: the variant is unknown or has no ratings."""
-    rated = ", ".join(sorted(RATED_VARIANTS))
-    return ApiError(
-        404, "leaderboard-not-found", f"{variant[:32]} has no leaderboard; rated variants: {rated}."
-    )
-
-
 # ---------------------------------------------------------------------------- the snapshot
 def _candidates(variant: str) -> list[dict[str, Any]]:
     """Every item in ``variant``'s partitions of the ``leaderboard`` index."""
     items: list[dict[str, Any]] = []
-    for shard in leaderboard_shards(variant):
-        request: dict[str, Any] = {
-            "TableName": _table(),
-            "IndexName": LEADERBOARD_INDEX,
-            "KeyConditionExpression": "lb_shard = :shard",
-            "ExpressionAttributeValues": {":shard": {"S": shard}},
-        }
-        while True:
-            answer = aws.dynamodb().query(**request)
-            items.extend(answer.get("Items", []))
-            last = answer.get("LastEvaluatedKey")
-            if not last:
-                break
-            request["ExclusiveStartKey"] = last
+    for shard in keys.leaderboard_shards(variant):
+        items.extend(
+            dynamo.query(
+                "lb_shard = :shard", {":shard": {"S": shard}}, index=keys.LEADERBOARD_INDEX
+            )
+        )
     return items
 
 
@@ -88,18 +55,13 @@ def _unlist(item: dict[str, Any]) -> bool:
     """Take an inactive rating out of the index, unless it changed since it was read (a game
     just counted, or the player's settings changed): then its own write decided."""
     try:
-        aws.dynamodb().update_item(
-            TableName=_table(),
-            Key={"pk": item["pk"], "sk": item["sk"]},
-            UpdateExpression="REMOVE lb_shard, lb_score",
-            ConditionExpression="version = :v AND played_at = :p AND lb_score = :s",
-            ExpressionAttributeValues={
-                ":v": item["version"],
-                ":p": item["played_at"],
-                ":s": item["lb_score"],
-            },
+        dynamo.update(
+            {"pk": item["pk"], "sk": item["sk"]},
+            "REMOVE lb_shard, lb_score",
+            condition="version = :v AND played_at = :p AND lb_score = :s",
+            values={":v": item["version"], ":p": item["played_at"], ":s": item["lb_score"]},
         )
-    except aws.dynamodb().exceptions.ConditionalCheckFailedException:
+    except dynamo.WriteConflict:
         return False
     return True
 
@@ -162,34 +124,30 @@ def snapshot(variant: str, now: datetime) -> dict[str, int]:
     pages = [top[i : i + PAGE_SIZE] for i in range(0, len(top), PAGE_SIZE)] or [[]]
     taken = clock.iso(now)
     expires = int((now + timedelta(seconds=PAGE_TTL_S)).timestamp())
-    client = aws.dynamodb()
     for number, page in enumerate(pages[1:], start=2):
-        client.put_item(
-            TableName=_table(),
-            Item={
-                **board_key(variant, page_sk(taken, number)),
+        dynamo.put(
+            {
+                **keys.leaderboard(variant, keys.leaderboard_page_sk(taken, number)),
                 "entries": {"S": json.dumps(page, separators=(",", ":"))},
                 "expires_ttl": {"N": str(expires)},
-            },
+            }
         )
     counts = sorted(Counter(e["rating"] for e in board).items(), reverse=True)
-    client.put_item(
-        TableName=_table(),
-        Item={
-            **board_key(variant, "RANKS"),
+    dynamo.put(
+        {
+            **keys.leaderboard(variant, "RANKS"),
             "snapshot": {"S": taken},
             "counts": {"S": json.dumps(counts, separators=(",", ":"))},
-        },
+        }
     )
-    client.put_item(
-        TableName=_table(),
-        Item={
-            **board_key(variant, "HEAD"),
+    dynamo.put(
+        {
+            **keys.leaderboard(variant, "HEAD"),
             "snapshot": {"S": taken},
             "players": {"N": str(len(board))},
             "pages": {"N": str(len(pages))},
             "entries": {"S": json.dumps(pages[0], separators=(",", ":"))},
-        },
+        }
     )
     return {"players": len(board), "unlisted": unlisted}
 
@@ -217,20 +175,34 @@ def rank_of(rating: int, counts: list[list[int]]) -> int:
     return 1 + sum(players for other, players in counts if other > rating)
 
 
-def leaderboard(variant: str, token: str | None, cursor: str | None) -> dict[str, Any]:
+def rated_variant(variant: str) -> RatingSystem:
+    """The rating model of a variant with a leaderboard; ``LeaderboardNotFound`` for any other
+    (checked before anything about the caller)."""
+    system = system_for(variant)
+    if system is None:
+        rated = ", ".join(sorted(RATED_VARIANTS))
+        raise LeaderboardNotFound(f"{variant[:32]} has no leaderboard; rated variants: {rated}.")
+    return system
+
+
+def leaderboard(
+    system: RatingSystem, cred: auth.Credential | None, cursor: str | None
+) -> dict[str, Any]:
     """``GET /v1/leaderboards/{variant}``: a page of the latest snapshot, and where the caller
-    stands (``me``: null for anonymous callers, guests and players not listed)."""
-    if system_for(variant) is None:
-        raise leaderboard_not_found(variant)
-    player_id = _account_of(token)
+    stands (``me``: null for anonymous callers, guests and players not listed); one
+    ``BatchGetItem``."""
+    variant = system.variant
+    player_id = cred.player_id if cred is not None and cred.kind == "account" else None
     kind = f"leaderboard-{variant}"
     position = pagination.decode(kind, cursor)
     page, snapshot_id = _page_of(position)
-    page_key = board_key(variant, "HEAD" if page == 1 else page_sk(snapshot_id, page))
-    keys = [page_key, board_key(variant, "RANKS")]
+    page_key = keys.leaderboard(
+        variant, "HEAD" if page == 1 else keys.leaderboard_page_sk(snapshot_id, page)
+    )
+    wanted = [page_key, keys.leaderboard(variant, "RANKS")]
     if player_id is not None:
-        keys.append(rating_key(player_id, variant))
-    found = {item["sk"]["S"]: item for item in store.batch_get(keys, consistent=False)}
+        wanted.append(keys.rating(player_id, variant))
+    found = {item["sk"]["S"]: item for item in dynamo.batch_get(wanted, consistent=False)}
     head = found.get(page_key["sk"]["S"])
     if head is None and page != 1:
         raise pagination.bad_cursor()
@@ -244,17 +216,9 @@ def leaderboard(variant: str, token: str | None, cursor: str | None) -> dict[str
         "variant": variant,
         "entries": entries,
         "next": following,
-        "me": me_entry(found.get(f"RATING#{variant}"), found.get("RANKS")),
+        "me": me_entry(found.get(f"{keys.RATING_SK}{variant}"), found.get("RANKS")),
         "updated_at": found["RANKS"]["snapshot"]["S"] if "RANKS" in found else None,
     }
-
-
-def _account_of(token: str | None) -> str | None:
-    """The caller's account id; None for anonymous callers and guests (a bad token is 401)."""
-    if token is None:
-        return None
-    cred = auth.credential(token)
-    return cred.player_id if cred.kind == "account" else None
 
 
 def _page_of(position: dict[str, Any] | None) -> tuple[int, str]:

@@ -10,37 +10,14 @@ carries the sparse ``leaderboard`` index's keys, so the snapshot reads only such
 
 from __future__ import annotations
 
-import hashlib
 import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..platform import clock
-from ..platform.config import get_config
+from ..platform import clock, dynamo, keys
 from .model import PlayerRating, RatingSystem, Skill, new_rating
 
-LEADERBOARD_INDEX = "leaderboard"
-LEADERBOARD_SHARDS = 8
-"""The index is write-sharded (a hash of the player id): every rated game rewrites its players'
-items, and one partition per variant would cap rated games at one index partition's write rate.
-Fixed for the table's life, like the other shard counts."""
 ACTIVE_DAYS = 30
-
-
-def rating_key(player_id: str, variant: str) -> dict[str, Any]:
-    """The rating item's key."""
-    return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"RATING#{variant}"}}
-
-
-def leaderboard_shard(variant: str, player_id: str) -> str:
-    """The ``leaderboard`` index partition of a player's rating in ``variant``."""
-    digest = hashlib.sha256(player_id.encode("utf-8")).digest()
-    return f"LB#{variant}#{digest[0] % LEADERBOARD_SHARDS}"
-
-
-def leaderboard_shards(variant: str) -> list[str]:
-    """Every partition of ``variant``'s leaderboard index."""
-    return [f"LB#{variant}#{n}" for n in range(LEADERBOARD_SHARDS)]
 
 
 def active_since(now: datetime) -> str:
@@ -59,16 +36,12 @@ def listed(rating: PlayerRating, username: str | None, opted_in: bool, now: date
     )
 
 
-def _table() -> str:
-    return get_config().table_name
-
-
 def rating_item(
     rating: PlayerRating, username: str | None, opted_in: bool, now: datetime
 ) -> dict[str, Any]:
     """The rating's DynamoDB item (with the index keys while ``listed``)."""
     item: dict[str, Any] = {
-        **rating_key(rating.player_id, rating.variant),
+        **keys.rating(rating.player_id, rating.variant),
         "version": {"N": str(rating.version)},
         "mu": {"N": repr(rating.skill.mu)},
         "sigma": {"N": repr(rating.skill.sigma)},
@@ -88,7 +61,7 @@ def rating_item(
 
 def _index_keys(rating: PlayerRating) -> dict[str, Any]:
     return {
-        "lb_shard": {"S": leaderboard_shard(rating.variant, rating.player_id)},
+        "lb_shard": {"S": keys.leaderboard_shard(rating.variant, rating.player_id)},
         "lb_score": {"N": str(rating.skill.rating)},
     }
 
@@ -96,8 +69,8 @@ def _index_keys(rating: PlayerRating) -> dict[str, Any]:
 def parse_rating(item: dict[str, Any]) -> PlayerRating:
     """A rating from its item."""
     return PlayerRating(
-        player_id=item["pk"]["S"].removeprefix("PLAYER#"),
-        variant=item["sk"]["S"].removeprefix("RATING#"),
+        player_id=keys.player_id_of(item),
+        variant=str(item["sk"]["S"]).removeprefix(keys.RATING_SK),
         skill=Skill(float(item["mu"]["N"]), float(item["sigma"]["N"])),
         version=int(item["version"]["N"]),
         played_at=item["played_at"]["S"] or None,
@@ -114,16 +87,9 @@ def rating_put(
 ) -> dict[str, Any]:
     """A transaction's ``Put`` of ``rating``, conditioned on the stored version being
     ``previous``'s (or on there being no rating item yet)."""
-    put: dict[str, Any] = {
-        "TableName": _table(),
-        "Item": rating_item(rating, username, opted_in, now),
-    }
-    if previous is None:
-        put["ConditionExpression"] = "attribute_not_exists(pk)"
-    else:
-        put["ConditionExpression"] = "version = :v"
-        put["ExpressionAttributeValues"] = {":v": {"N": str(previous.version)}}
-    return {"Put": put}
+    return dynamo.versioned_put_op(
+        rating_item(rating, username, opted_in, now), None if previous is None else previous.version
+    )
 
 
 def listing_update(
@@ -141,21 +107,18 @@ def listing_update(
     else:
         removes.append("username")
     if listed(rating, username, opted_in, now):
-        keys = _index_keys(rating)
+        index = _index_keys(rating)
         sets += ["lb_shard = :shard", "lb_score = :score"]
-        values[":shard"], values[":score"] = keys["lb_shard"], keys["lb_score"]
+        values[":shard"], values[":score"] = index["lb_shard"], index["lb_score"]
     else:
         removes += ["lb_shard", "lb_score"]
     expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
-    return {
-        "Update": {
-            "TableName": _table(),
-            "Key": rating_key(rating.player_id, rating.variant),
-            "UpdateExpression": expression,
-            "ConditionExpression": "version = :v",
-            "ExpressionAttributeValues": values,
-        }
-    }
+    return dynamo.update_op(
+        keys.rating(rating.player_id, rating.variant),
+        expression,
+        condition="version = :v",
+        values=values,
+    )
 
 
 def current_rating(

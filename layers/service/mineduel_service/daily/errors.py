@@ -1,0 +1,31 @@
+"""Refusals of the daily duel."""
+
+from __future__ import annotations
+
+from ..platform.errors import Conflict, Fault, Invalid, NotFound
+
+
+class DailyAlreadyPlayed(Conflict):
+    """One attempt a day: the caller has had today's."""
+
+    code = "daily-already-played"
+
+
+class BadDate(Invalid):
+    """Not a real ``YYYY-MM-DD`` date."""
+
+    code = "bad-date"
+    default_message = "A day is written YYYY-MM-DD, e.g. 2026-12-01."
+
+
+class DayNotFound(NotFound):
+    """No daily duel was made for that day (yet)."""
+
+    code = "day-not-found"
+
+
+class DailyKeyMismatch(Fault):
+    """A month's key or a day's seed does not match what was committed to: nothing is played or
+    published with it."""
+
+    code = "daily-key-mismatch"

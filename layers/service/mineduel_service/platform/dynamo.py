@@ -1,0 +1,381 @@
+"""DynamoDB, spoken in one place: the table, single-item calls, transactions retried over
+transient conflicts, batched reads, paged queries, versioned puts and read-modify-write.
+
+Everything is one table (docs/data-model.md); every key is built in ``keys``. A refused
+condition is a ``WriteConflict`` wherever it happens (a transaction, a conditional put or
+update), so callers tell "someone else changed it first" from every other failure the same
+way. Each helper makes exactly the calls its docstring says: what a request costs is counted
+in AWS calls (``make bench``), and nothing here adds one.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from . import aws
+from .config import get_config
+
+Item = dict[str, Any]
+Key = dict[str, Any]
+CONFLICT_RETRIES = 4
+BATCH_GET_KEYS = 100
+"""``BatchGetItem`` takes at most 100 keys a call."""
+BATCH_WRITE_ITEMS = 25
+"""``BatchWriteItem`` takes at most 25 requests a call."""
+
+T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from botocore.exceptions import ClientError
+
+
+def table() -> str:
+    """The one table's name (from the function's configuration)."""
+    return get_config().table_name
+
+
+class WriteConflict(Exception):
+    """A conditional write lost: the item changed, or the item it may not overwrite exists.
+
+    ``reasons`` has one code per transaction item, in order (``ConditionalCheckFailed``,
+    ``TransactionConflict`` or ``None``); a single-item write has one.
+    """
+
+    def __init__(self, reasons: Sequence[str]) -> None:
+        super().__init__("conditional write refused")
+        self.reasons = tuple(reasons)
+
+    def failed(self, index: int) -> bool:
+        """Item ``index`` of the transaction (negative: from the end) failed its condition."""
+        try:
+            return self.reasons[index] == "ConditionalCheckFailed"
+        except IndexError:
+            return False
+
+    @property
+    def transient(self) -> bool:
+        """Only another transaction on one of the same items was in the way (DynamoDB's
+        ``TransactionConflict``): no condition failed, so the same write may simply be retried."""
+        return (
+            "TransactionConflict" in self.reasons and "ConditionalCheckFailed" not in self.reasons
+        )
+
+
+def _client_error() -> type[ClientError]:
+    """botocore's error class, imported on the first call that can raise it (like boto3 itself,
+    ``aws``): a handler's import then does not pay for botocore."""
+    from botocore.exceptions import ClientError  # noqa: PLC0415
+
+    return ClientError
+
+
+def _refused(exc: ClientError) -> bool:
+    return exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+# ---------------------------------------------------------------------------- one item
+def get(key: Key, *, consistent: bool = True) -> Item | None:
+    """One item by key (one ``GetItem``, consistent unless told); None when there is none."""
+    found = aws.dynamodb().get_item(TableName=table(), Key=key, ConsistentRead=consistent)
+    item = found.get("Item")
+    return dict(item) if item else None
+
+
+def put(item: Item, *, condition: str | None = None, values: Item | None = None) -> None:
+    """One ``PutItem``; with ``condition``, ``WriteConflict`` when it does not hold."""
+    request: dict[str, Any] = {"TableName": table(), "Item": item}
+    if condition is not None:
+        request["ConditionExpression"] = condition
+    if values:
+        request["ExpressionAttributeValues"] = values
+    try:
+        aws.dynamodb().put_item(**request)
+    except _client_error() as exc:
+        if condition is not None and _refused(exc):
+            raise WriteConflict(["ConditionalCheckFailed"]) from None
+        raise
+
+
+def put_new(item: Item) -> bool:
+    """Put ``item`` unless an item with its key exists (one ``PutItem``); False when one did
+    (someone made it first, and theirs stands)."""
+    try:
+        put(item, condition="attribute_not_exists(pk)")
+    except WriteConflict:
+        return False
+    return True
+
+
+def update(
+    key: Key,
+    expression: str,
+    *,
+    condition: str | None = None,
+    names: dict[str, str] | None = None,
+    values: Item | None = None,
+) -> None:
+    """One ``UpdateItem``; with ``condition``, ``WriteConflict`` when it does not hold."""
+    request: dict[str, Any] = {"TableName": table(), "Key": key, "UpdateExpression": expression}
+    if condition is not None:
+        request["ConditionExpression"] = condition
+    if names:
+        request["ExpressionAttributeNames"] = names
+    if values:
+        request["ExpressionAttributeValues"] = values
+    try:
+        aws.dynamodb().update_item(**request)
+    except _client_error() as exc:
+        if condition is not None and _refused(exc):
+            raise WriteConflict(["ConditionalCheckFailed"]) from None
+        raise
+
+
+def delete(key: Key, *, returning_old: bool = False) -> Item | None:
+    """One ``DeleteItem`` (a missing item is fine); with ``returning_old``, what was stored."""
+    request: dict[str, Any] = {"TableName": table(), "Key": key}
+    if returning_old:
+        request["ReturnValues"] = "ALL_OLD"
+    answer = aws.dynamodb().delete_item(**request)
+    old = answer.get("Attributes")
+    return dict(old) if old else None
+
+
+# ---------------------------------------------------------------------------- transactions
+def put_op(item: Item, *, condition: str | None = None, values: Item | None = None) -> Item:
+    """A transaction's ``Put``."""
+    op: dict[str, Any] = {"TableName": table(), "Item": item}
+    if condition is not None:
+        op["ConditionExpression"] = condition
+    if values:
+        op["ExpressionAttributeValues"] = values
+    return {"Put": op}
+
+
+def new_item_op(item: Item) -> Item:
+    """A transaction's ``Put`` of an item that must not exist yet."""
+    return put_op(item, condition="attribute_not_exists(pk)")
+
+
+def versioned_put_op(item: Item, previous_version: int | None) -> Item:
+    """A transaction's ``Put`` of a versioned item (one with a ``version`` attribute),
+    conditioned on the stored version being ``previous_version``, or, for None, on there being
+    no such item yet: of two writes computed from the same read, exactly one lands."""
+    if previous_version is None:
+        return new_item_op(item)
+    return put_op(item, condition="version = :v", values={":v": {"N": str(previous_version)}})
+
+
+def update_op(
+    key: Key,
+    expression: str,
+    *,
+    condition: str | None = None,
+    names: dict[str, str] | None = None,
+    values: Item | None = None,
+) -> Item:
+    """A transaction's ``Update``."""
+    op: dict[str, Any] = {"TableName": table(), "Key": key, "UpdateExpression": expression}
+    if condition is not None:
+        op["ConditionExpression"] = condition
+    if names:
+        op["ExpressionAttributeNames"] = names
+    if values:
+        op["ExpressionAttributeValues"] = values
+    return {"Update": op}
+
+
+def delete_op(key: Key, *, condition: str | None = None, values: Item | None = None) -> Item:
+    """A transaction's ``Delete``."""
+    op: dict[str, Any] = {"TableName": table(), "Key": key}
+    if condition is not None:
+        op["ConditionExpression"] = condition
+    if values:
+        op["ExpressionAttributeValues"] = values
+    return {"Delete": op}
+
+
+def transact(items: Sequence[Item]) -> None:
+    """One ``TransactWriteItems``, all or nothing; ``WriteConflict`` with the per-item reasons
+    if refused. A cancellation that was only another transaction in the way
+    (``TransactionConflict``, e.g. two games of one player ending at once and both touching that
+    player's items) is retried, up to ``CONFLICT_RETRIES`` times with a little jitter: nothing
+    refused the write itself."""
+    for attempt in range(CONFLICT_RETRIES + 1):
+        try:
+            aws.dynamodb().transact_write_items(TransactItems=list(items))  # type: ignore[arg-type]
+            return
+        except _client_error() as exc:
+            if exc.response.get("Error", {}).get("Code") != "TransactionCanceledException":
+                raise
+            reasons = exc.response.get("CancellationReasons") or []
+            conflict = WriteConflict([str(r.get("Code", "None")) for r in reasons])
+            if not conflict.transient or attempt == CONFLICT_RETRIES:
+                raise conflict from None
+        time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # noqa: S311  (jitter, not secrets)
+
+
+def read_modify_write(
+    attempt: Callable[[], T], attempts: int, exhausted: Callable[[], Exception]
+) -> T:
+    """Optimistic concurrency: run ``attempt`` (read, decide, write conditioned on what it
+    read) until it returns, again while its write raises ``WriteConflict`` (someone changed the
+    item first: read it again and decide anew), at most ``attempts`` times; then raise
+    ``exhausted()``. Anything else ``attempt`` raises (a refusal) goes through at once."""
+    for _ in range(attempts):
+        try:
+            return attempt()
+        except WriteConflict:
+            continue
+    raise exhausted()
+
+
+# ---------------------------------------------------------------------------- reading many
+def batch_get(keys: Sequence[Key], *, consistent: bool = True) -> list[Item]:
+    """Items by key, in ``BatchGetItem`` calls of at most 100 keys (one call for up to 100,
+    more while DynamoDB leaves keys unprocessed); repeated keys are asked for once, missing
+    items are left out."""
+    found: list[Item] = []
+    unique = list({json.dumps(k, sort_keys=True): k for k in keys}.values())
+    for start in range(0, len(unique), BATCH_GET_KEYS):
+        request: dict[str, Any] = {
+            table(): {"Keys": unique[start : start + BATCH_GET_KEYS], "ConsistentRead": consistent}
+        }
+        while request:
+            answer = aws.dynamodb().batch_get_item(RequestItems=request)
+            found.extend(answer.get("Responses", {}).get(table(), []))
+            request = answer.get("UnprocessedKeys") or {}
+    return found
+
+
+def batch_delete(keys: Sequence[Key]) -> None:
+    """Delete items by key (missing ones are fine), in ``BatchWriteItem`` calls of 25."""
+    requests = [{"DeleteRequest": {"Key": key}} for key in keys]
+    for start in range(0, len(requests), BATCH_WRITE_ITEMS):
+        pending: dict[str, Any] = {table(): requests[start : start + BATCH_WRITE_ITEMS]}
+        while pending:
+            answer = aws.dynamodb().batch_write_item(RequestItems=pending)
+            pending = answer.get("UnprocessedItems") or {}
+
+
+def _query_request(
+    condition: str,
+    values: Item,
+    *,
+    index: str | None,
+    consistent: bool,
+    limit: int | None,
+    newest_first: bool,
+    start: Key | None,
+    filter_: str | None,
+    names: dict[str, str] | None,
+) -> dict[str, Any]:
+    request: dict[str, Any] = {"TableName": table()}
+    if index is not None:
+        request["IndexName"] = index
+    request["KeyConditionExpression"] = condition
+    if names:
+        request["ExpressionAttributeNames"] = names
+    request["ExpressionAttributeValues"] = values
+    if filter_ is not None:
+        request["FilterExpression"] = filter_
+    if consistent:
+        request["ConsistentRead"] = True
+    if newest_first:
+        request["ScanIndexForward"] = False
+    if limit is not None:
+        request["Limit"] = limit
+    if start is not None:
+        request["ExclusiveStartKey"] = start
+    return request
+
+
+def query_page(
+    condition: str,
+    values: Item,
+    *,
+    index: str | None = None,
+    consistent: bool = False,
+    limit: int | None = None,
+    newest_first: bool = False,
+    start: Key | None = None,
+    filter_: str | None = None,
+    names: dict[str, str] | None = None,
+) -> tuple[list[Item], Key | None]:
+    """One ``Query`` (one page: up to ``limit`` items or 1 MB): its items, and the key the next
+    page starts after (None on the last)."""
+    request = _query_request(
+        condition,
+        values,
+        index=index,
+        consistent=consistent,
+        limit=limit,
+        newest_first=newest_first,
+        start=start,
+        filter_=filter_,
+        names=names,
+    )
+    answer = aws.dynamodb().query(**request)
+    return list(answer.get("Items", [])), answer.get("LastEvaluatedKey") or None
+
+
+def query_pages(
+    condition: str,
+    values: Item,
+    *,
+    index: str | None = None,
+    consistent: bool = False,
+    limit: int | None = None,
+    newest_first: bool = False,
+    start: Key | None = None,
+    filter_: str | None = None,
+    names: dict[str, str] | None = None,
+) -> Iterator[list[Item]]:
+    """The pages of a ``Query`` (``limit`` is the page size), lazily: one ``Query`` a page, and
+    only when the caller asks for the page after, so a caller that stops early pays for no
+    further page."""
+    while True:
+        items, start = query_page(
+            condition,
+            values,
+            index=index,
+            consistent=consistent,
+            limit=limit,
+            newest_first=newest_first,
+            start=start,
+            filter_=filter_,
+            names=names,
+        )
+        yield items
+        if start is None:
+            return
+
+
+def query(
+    condition: str,
+    values: Item,
+    *,
+    index: str | None = None,
+    consistent: bool = False,
+    limit: int | None = None,
+    newest_first: bool = False,
+    start: Key | None = None,
+    filter_: str | None = None,
+    names: dict[str, str] | None = None,
+) -> Iterator[Item]:
+    """Every item of every page of a ``Query``, lazily (see ``query_pages``)."""
+    for page in query_pages(
+        condition,
+        values,
+        index=index,
+        consistent=consistent,
+        limit=limit,
+        newest_first=newest_first,
+        start=start,
+        filter_=filter_,
+        names=names,
+    ):
+        yield from page
