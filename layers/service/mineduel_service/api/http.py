@@ -36,7 +36,7 @@ from ..contract.models import ErrorOut, GatewayMessageOut
 from ..people.identity import authenticate
 from ..platform import auth
 from ..platform.config import get_config
-from ..platform.errors import Fault, Refusal, Unauthorized
+from ..platform.errors import Refusal, Unauthorized
 from ..platform.observability import logger, publish_metrics
 from . import problems
 from .problems import PROBLEM_JSON, ApiError
@@ -190,9 +190,10 @@ def _path(app: APIGatewayHttpResolver) -> str | None:
 
 
 def _refusal(exc: Refusal) -> ApiError:
-    if isinstance(exc, Fault):
+    answer = problems.problem_of(exc)
+    if answer.status >= 500:  # the service's own failure (or one it depends on), never the caller's
         logger.error("request failed", extra={"code": exc.code})
-    return problems.problem_of(exc)
+    return answer
 
 
 def _engine_error(exc: EngineError) -> ApiError:

@@ -139,7 +139,7 @@ class GameRecord:
         """True when a person waits for the running turn to end: a seat still in the game,
         other than the one to move, is held by an account or a guest.
 
-        Only such a turn gets a Scheduler schedule of its own (``turns.follow_schedule``) and
+        Only such a turn gets a Scheduler schedule of its own (``play.advance.follow_schedule``) and
         an exact key in the sweeper's index: nobody is kept waiting by a turn that ends late,
         so any other turn (a person against bots, the last person among bots) is left to the
         sweeper, at a coarse key (``due_key``), which costs neither a schedule nor an index
@@ -164,7 +164,7 @@ class GameRecord:
         multiple of ``sweep_bucket_s`` (capped at a daily game's end).
 
         Rounded up, never down: the sweeper never finds a game before its time (and acts on
-        the exact times of the game itself, ``eliminations.expire_turn``), and finds it at
+        the exact times of the game itself, ``play.timeouts.expire_turn``), and finds it at
         most one bucket late. Every commit of such a game moves its deadline, but within one
         bucket the key stays the same, and DynamoDB writes nothing to an index whose key
         attributes did not change. A bot to move is due at once (bots playing on): exact.

@@ -1,7 +1,7 @@
 """What a stored change of a game means, derived in one place from the game before and after.
 
-Every write of a game (``writes.persist``) reaches the table's stream with both images, and the
-fan-out (``fanout``) asks this module what happened: the ``event`` of the push message
+Every write of a game (``games.writes.persist``) reaches the table's stream with both images,
+and the fan-out (``fanout``) asks this module what happened: the ``event`` of the push message
 (docs/live.md) and the events for the stack's bus. Nothing here reads anything but the two
 records, except ``event_of``'s one look at the move log when a seat went out (to tell a
 resignation from a timeout, which the game item does not record).
@@ -20,7 +20,8 @@ SOURCE = "mineduel.game"
 ELIMINATIONS = ("resign", "timeout")
 
 MovesBetween = Callable[[str, int, int], Sequence[dict[str, Any]]]
-"""The game's moves numbered above the first number, up to the second (``store.list_moves``)."""
+"""The game's moves numbered above the first number, up to the second
+(``games.store.list_moves``)."""
 
 
 def warned(before: GameRecord | None, after: GameRecord) -> bool:

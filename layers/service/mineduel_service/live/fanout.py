@@ -83,8 +83,8 @@ def handle(records: Iterable[dict[str, Any]]) -> FanoutReport:
 
 def _one(record: dict[str, Any], report: FanoutReport) -> list[dict[str, Any]]:
     change = record.get("dynamodb", {})
-    keys = change.get("Keys", {})
-    pk, sk = keys.get("pk", {}).get("S", ""), keys.get("sk", {}).get("S", "")
+    changed = change.get("Keys", {})
+    pk, sk = changed.get("pk", {}).get("S", ""), changed.get("sk", {}).get("S", "")
     old, new = change.get("OldImage"), change.get("NewImage")
     if sk == keys.GAME_SK and pk.startswith(keys.GAME) and new:
         before = store.parse_game(typed(old)) if old else None

@@ -4,7 +4,7 @@ view only, and any player may turn spectators off for the rest of a game.
 A player allows it through the profile setting ``settings.spectators`` (true by default); the
 game's ``spectators_off`` is the in-game switch. Spectators only ever see what the public view
 shows (the game view of a non-seat, and push messages without private parts); the count of
-watchers is in the game view (``connections.game_and_watchers``).
+watchers is in the game view (``games.watchers.game_and_watchers``).
 """
 
 from __future__ import annotations

@@ -13,9 +13,12 @@ A commit reads as five steps, each a function with one job:
 5. **count** (``advance.count_result``): a game the move ended is counted into its players'
    statistics and ratings.
 
-It answers with the game as stored at the end (a rated game the move ended shows its ratings,
-unless counting them failed: then the sweeper counts them within a minute, and a read shows
-them) and the moves this request played.
+It answers with the game as its own writes stored it, and the moves this request played. Not
+with the result counted: counting is a transaction of its own, made after the commit's and
+finished by the sweeper within a minute when it fails, and the commit's answer must be the same
+whichever way that goes. So the commit that ends a rated game answers with ``rating_before``
+and ``rating_after`` still null; the next read of the game (and a retry with the same
+Idempotency-Key, which answers with the game as it stands then) shows them.
 
 A commit that arrives after the turn's deadline never plays: the seat to move is out whether or
 not the schedule has fired, so the commit records that timeout itself (the same write the expiry
@@ -86,9 +89,9 @@ def commit_move(
     except dynamo.WriteConflict:
         return _lost_race(game_id, cred, key, seat)
     advance.follow_schedule(record, stored.game)
-    final = advance.count_result(stored.game)
+    advance.count_result(stored.game)
     count("MovesCommitted", len(log))
-    return answer(final, log, seat)
+    return answer(stored.game, log, seat)
 
 
 # ---------------------------------------------------------------------------- the key
