@@ -30,7 +30,7 @@ from botocore.exceptions import ClientError
 from ..games import store
 from ..games.record import GameRecord
 from ..games.watchers import Subscription, parse_subscription, subscriptions, watchers
-from ..platform import aws, clock
+from ..platform import aws, clock, keys
 from ..platform.config import get_config
 from ..platform.observability import count, logger
 from .changes import bus_events, event_of, spectators_turned_off

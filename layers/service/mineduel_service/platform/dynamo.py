@@ -14,7 +14,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from . import aws
 from .config import get_config
@@ -31,6 +31,7 @@ T = TypeVar("T")
 
 if TYPE_CHECKING:
     from botocore.exceptions import ClientError
+    from typing_extensions import Unpack
 
 
 def table() -> str:
@@ -87,13 +88,8 @@ def get(key: Key, *, consistent: bool = True) -> Item | None:
 
 def put(item: Item, *, condition: str | None = None, values: Item | None = None) -> None:
     """One ``PutItem``; with ``condition``, ``WriteConflict`` when it does not hold."""
-    request: dict[str, Any] = {"TableName": table(), "Item": item}
-    if condition is not None:
-        request["ConditionExpression"] = condition
-    if values:
-        request["ExpressionAttributeValues"] = values
     try:
-        aws.dynamodb().put_item(**request)
+        aws.dynamodb().put_item(**put_op(item, condition=condition, values=values)["Put"])
     except _client_error() as exc:
         if condition is not None and _refused(exc):
             raise WriteConflict(["ConditionalCheckFailed"]) from None
@@ -119,15 +115,9 @@ def update(
     values: Item | None = None,
 ) -> None:
     """One ``UpdateItem``; with ``condition``, ``WriteConflict`` when it does not hold."""
-    request: dict[str, Any] = {"TableName": table(), "Key": key, "UpdateExpression": expression}
-    if condition is not None:
-        request["ConditionExpression"] = condition
-    if names:
-        request["ExpressionAttributeNames"] = names
-    if values:
-        request["ExpressionAttributeValues"] = values
+    request = update_op(key, expression, condition=condition, names=names, values=values)
     try:
-        aws.dynamodb().update_item(**request)
+        aws.dynamodb().update_item(**request["Update"])
     except _client_error() as exc:
         if condition is not None and _refused(exc):
             raise WriteConflict(["ConditionalCheckFailed"]) from None
@@ -136,11 +126,10 @@ def update(
 
 def delete(key: Key, *, returning_old: bool = False) -> Item | None:
     """One ``DeleteItem`` (a missing item is fine); with ``returning_old``, what was stored."""
-    request: dict[str, Any] = {"TableName": table(), "Key": key}
+    request: dict[str, Any] = delete_op(key)["Delete"]
     if returning_old:
         request["ReturnValues"] = "ALL_OLD"
-    answer = aws.dynamodb().delete_item(**request)
-    old = answer.get("Attributes")
+    old = aws.dynamodb().delete_item(**request).get("Attributes")
     return dict(old) if old else None
 
 
@@ -261,121 +250,66 @@ def batch_delete(keys: Sequence[Key]) -> None:
             pending = answer.get("UnprocessedItems") or {}
 
 
-def _query_request(
-    condition: str,
-    values: Item,
-    *,
-    index: str | None,
-    consistent: bool,
-    limit: int | None,
-    newest_first: bool,
-    start: Key | None,
-    filter_: str | None,
-    names: dict[str, str] | None,
-) -> dict[str, Any]:
-    request: dict[str, Any] = {"TableName": table()}
-    if index is not None:
-        request["IndexName"] = index
-    request["KeyConditionExpression"] = condition
-    if names:
-        request["ExpressionAttributeNames"] = names
-    request["ExpressionAttributeValues"] = values
-    if filter_ is not None:
-        request["FilterExpression"] = filter_
-    if consistent:
-        request["ConsistentRead"] = True
-    if newest_first:
-        request["ScanIndexForward"] = False
-    if limit is not None:
-        request["Limit"] = limit
-    if start is not None:
-        request["ExclusiveStartKey"] = start
-    return request
+class QueryOptions(TypedDict, total=False):
+    """What a ``Query`` may say besides its key condition."""
+
+    index: str | None
+    """A secondary index to read instead of the table."""
+    consistent: bool
+    """A strongly consistent read (the table only; twice the units)."""
+    limit: int | None
+    """Items a page at most."""
+    newest_first: bool
+    """Descending sort-key order."""
+    start: Key | None
+    """The key the page starts after (a page's ``LastEvaluatedKey``)."""
+    filter_: str | None
+    """A filter on the items read (they are paid for all the same)."""
+    names: dict[str, str] | None
+    """Expression attribute names."""
 
 
 def query_page(
-    condition: str,
-    values: Item,
-    *,
-    index: str | None = None,
-    consistent: bool = False,
-    limit: int | None = None,
-    newest_first: bool = False,
-    start: Key | None = None,
-    filter_: str | None = None,
-    names: dict[str, str] | None = None,
+    condition: str, values: Item, **options: Unpack[QueryOptions]
 ) -> tuple[list[Item], Key | None]:
     """One ``Query`` (one page: up to ``limit`` items or 1 MB): its items, and the key the next
     page starts after (None on the last)."""
-    request = _query_request(
-        condition,
-        values,
-        index=index,
-        consistent=consistent,
-        limit=limit,
-        newest_first=newest_first,
-        start=start,
-        filter_=filter_,
-        names=names,
-    )
+    request: dict[str, Any] = {"TableName": table()}
+    if options.get("index") is not None:
+        request["IndexName"] = options["index"]
+    request["KeyConditionExpression"] = condition
+    if options.get("names"):
+        request["ExpressionAttributeNames"] = options["names"]
+    request["ExpressionAttributeValues"] = values
+    if options.get("filter_"):
+        request["FilterExpression"] = options["filter_"]
+    if options.get("consistent"):
+        request["ConsistentRead"] = True
+    if options.get("newest_first"):
+        request["ScanIndexForward"] = False
+    if options.get("limit") is not None:
+        request["Limit"] = options["limit"]
+    if options.get("start"):
+        request["ExclusiveStartKey"] = options["start"]
     answer = aws.dynamodb().query(**request)
     return list(answer.get("Items", [])), answer.get("LastEvaluatedKey") or None
 
 
 def query_pages(
-    condition: str,
-    values: Item,
-    *,
-    index: str | None = None,
-    consistent: bool = False,
-    limit: int | None = None,
-    newest_first: bool = False,
-    start: Key | None = None,
-    filter_: str | None = None,
-    names: dict[str, str] | None = None,
+    condition: str, values: Item, **options: Unpack[QueryOptions]
 ) -> Iterator[list[Item]]:
     """The pages of a ``Query`` (``limit`` is the page size), lazily: one ``Query`` a page, and
     only when the caller asks for the page after, so a caller that stops early pays for no
     further page."""
     while True:
-        items, start = query_page(
-            condition,
-            values,
-            index=index,
-            consistent=consistent,
-            limit=limit,
-            newest_first=newest_first,
-            start=start,
-            filter_=filter_,
-            names=names,
-        )
+        items, start = query_page(condition, values, **options)
         yield items
         if start is None:
             return
+        options["start"] = start
 
 
-def query(
-    condition: str,
-    values: Item,
-    *,
-    index: str | None = None,
-    consistent: bool = False,
-    limit: int | None = None,
-    newest_first: bool = False,
-    start: Key | None = None,
-    filter_: str | None = None,
-    names: dict[str, str] | None = None,
-) -> Iterator[Item]:
+def query(condition: str, values: Item, **options: Unpack[QueryOptions]) -> Iterator[Item]:
     """Every item of every page of a ``Query``, lazily (see ``query_pages``)."""
-    for page in query_pages(
-        condition,
-        values,
-        index=index,
-        consistent=consistent,
-        limit=limit,
-        newest_first=newest_first,
-        start=start,
-        filter_=filter_,
-        names=names,
-    ):
+    for page in query_pages(condition, values, **options):
         yield from page
