@@ -1,4 +1,4 @@
-"""The table's stream -> subscribers' sockets and the stack's bus (``mineduel_service.fanout``).
+"""The table's stream -> subscribers' sockets and the stack's bus (``live.fanout``).
 
 Triggered by DynamoDB Streams (filtered to game items, subscriptions and lapsed connections);
 never raises for one record's failure, so a batch is never retried into duplicate messages.

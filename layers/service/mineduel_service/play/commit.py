@@ -78,17 +78,22 @@ def commit_move(
     """
     now = clock.now()
     key = Keyed.of(cred, game_id, request, idempotency_key, now)
+    # 1. load (and refuse)
     record, seat, previous = load(cred, game_id, key, now)
     if previous is not None:
         return _replay(previous, key, record, seat)
     check(record, seat, request, key, now)
+    # 2. decide
     seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
     after, log = decide(record, seat, request, now, seed)
+    # 3. write
     try:
         stored = advance.write(record, after, log, now, seed, key.played(log))
     except dynamo.WriteConflict:
         return _lost_race(game_id, cred, key, seat)
+    # 4. schedule
     advance.follow_schedule(record, stored.game)
+    # 5. count
     advance.count_result(stored.game)
     count("MovesCommitted", len(log))
     return answer(stored.game, log, seat)
