@@ -58,6 +58,7 @@ from .daily_store import (
     parse_play,
     play_item,
     play_key,
+    previous_day,
     table_key,
 )
 from .deadlines import deadline_after
@@ -246,8 +247,14 @@ def overview(token: str | None) -> dict[str, Any]:
     caller = authenticate(token) if token is not None else None
     now = clock.now()
     day = today(now)
-    tomorrow, month = next_day(day), month_of(day)
-    keys = [day_key(day), day_key(tomorrow), month_key_key(month), month_key_key(next_month(month))]
+    tomorrow, yesterday, month = next_day(day), previous_day(day), month_of(day)
+    keys = [
+        day_key(day),
+        day_key(tomorrow),
+        month_key_key(month),
+        month_key_key(next_month(month)),
+        day_key(yesterday),
+    ]
     if caller is not None:
         keys.append(play_key(day, caller.player_id))
     found = {(i["pk"]["S"], i["sk"]["S"]): i for i in store.batch_get(keys)}
@@ -257,6 +264,7 @@ def overview(token: str | None) -> dict[str, Any]:
 
     the_day, the_month = item(day_key(day)), item(month_key_key(month))
     after, later = item(day_key(tomorrow)), item(month_key_key(next_month(month)))
+    before = item(day_key(yesterday))
     mine = item(play_key(day, caller.player_id)) if caller is not None else None
     game = None
     if mine is not None:
@@ -279,6 +287,10 @@ def overview(token: str | None) -> dict[str, Any]:
         "played": mine is not None,
         "game": game,
         "table": f"/v1/daily/{day}/table",
+        # Named only when that day had a duel, so a client asks for no table that is not there.
+        "yesterday": (
+            {"date": yesterday, "table": f"/v1/daily/{yesterday}/table"} if before else None
+        ),
     }
 
 
