@@ -39,7 +39,7 @@ export async function show(view, gameId) {
   const endBox = h("section", { class: "end", hidden: true, "aria-labelledby": "result" });
   const waitingBox = h("section", { class: "card waiting", hidden: true });
   const movesHeading = h("h2", { id: "moves-heading" }, "Moves");
-  const movesOl = h("ol", { class: "moves", "aria-label": "Moves", reversed: true });
+  const movesOl = h("ol", { class: "moves", "aria-label": "Moves", reversed: true, tabindex: "0" });
   const footer = h("section", { class: "game-footer", "aria-label": "Game options" });
   const footerError = errorSlot();
 

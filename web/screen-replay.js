@@ -33,7 +33,7 @@ export async function show(view, gameId) {
   const slider = h("input", { type: "range", min: 0, max: total, value: at, "aria-label": "Move", "aria-valuetext": "" });
   const position = h("p", { class: "position", role: "status", "aria-live": "polite" });
   const chanceLine = h("p", { class: "chance" });
-  const list = h("ol", { class: "moves", "aria-label": "Moves", reversed: true });
+  const list = h("ol", { class: "moves", "aria-label": "Moves", reversed: true, tabindex: "0" });
   const buttons = {
     first: h("button", { type: "button", onclick: () => go(0) }, "First"),
     previous: h("button", { type: "button", onclick: () => go(at - 1) }, "Previous"),
