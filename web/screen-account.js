@@ -52,7 +52,7 @@ function signInScreen(view) {
     return { address, secret };
   }
 
-  const form = h("form", { class: "card", novalidate: true, "aria-labelledby": "sign-in-heading", onsubmit: (event) => {
+  const form = h("form", { class: "card", novalidate: true, onsubmit: (event) => {
     event.preventDefault();
     const input = checked();
     if (input) act(signInButton, formError, () => startSignIn(input.address, input.secret));
@@ -89,7 +89,7 @@ function signInScreen(view) {
       showError(codeField, "");
       again.textContent = "A new code is on its way";
     }) }, "Send a new code");
-    fill(step, h("form", { class: "card", novalidate: true, "aria-labelledby": "confirm-heading", onsubmit: (event) => {
+    fill(step, h("form", { class: "card", novalidate: true, onsubmit: (event) => {
       event.preventDefault();
       const value = code.value.trim();
       if (!/^\d{6}$/.test(value)) { showError(codeField, "Enter the 6 digits of the code we sent you."); code.focus(); return; }
@@ -107,7 +107,7 @@ function signInScreen(view) {
     const codeField = field("Authenticator code", code, "The 6 digits your authenticator app shows for MineDuel.");
     const go = h("button", { type: "submit", class: "primary" }, "Sign in");
     let pending = challengeSession;
-    fill(step, h("form", { class: "card", novalidate: true, "aria-labelledby": "code-heading", onsubmit: (event) => {
+    fill(step, h("form", { class: "card", novalidate: true, onsubmit: (event) => {
       event.preventDefault();
       const value = code.value.trim();
       if (!/^\d{6}$/.test(value)) { showError(codeField, "Enter the 6 digits your app shows."); code.focus(); return; }
@@ -186,7 +186,7 @@ async function signedIn(view) {
   const usernameField = field("Username", username, `What other players see and invite you by: ${USERNAME_RULE}`);
   const save = h("button", { type: "submit", class: "primary" }, "Save");
   const saved = h("p", { class: "ok-text", role: "status" });
-  const usernameForm = h("form", { class: "card", novalidate: true, "aria-labelledby": "username-heading", onsubmit: (event) => {
+  const usernameForm = h("form", { class: "card", novalidate: true, onsubmit: (event) => {
     event.preventDefault();
     const value = username.value.trim();
     saved.textContent = "";
@@ -228,7 +228,7 @@ async function signedIn(view) {
       picture.value = "";
     });
   } }, "Upload picture");
-  const pictureBox = h("section", { class: "card", "aria-labelledby": "picture-heading" },
+  const pictureBox = h("section", { class: "card" },
     h("h2", { id: "picture-heading" }, "Picture"), h("div", { class: "row" }, currentPicture), pictureField, h("div", { class: "row" }, upload));
 
   // Settings
@@ -244,14 +244,14 @@ async function signedIn(view) {
     return h("div", { class: "check-row" }, h("label", { class: "check" }, box, ` ${label}`), hint ? h("p", { class: "hint" }, hint) : null);
   }
   const notifications = notificationsSetting(settingsError, settingsSaved);
-  const settingsBox = h("section", { class: "card", "aria-labelledby": "settings-heading" },
+  const settingsBox = h("section", { class: "card" },
     h("h2", { id: "settings-heading" }, "Settings"),
     setting("Show me on leaderboards", "leaderboard", "Your rating and rank are public on the leaderboard."),
     setting("Allow spectators", "spectators", "Anybody may watch your games live."),
     notifications, settingsError, settingsSaved);
 
   // Authenticator
-  const authBox = h("section", { class: "card", "aria-labelledby": "auth-heading" });
+  const authBox = h("section", { class: "card" });
   drawAuthenticator(authBox);
 
   // Guest games
@@ -280,7 +280,7 @@ function claimSection() {
   const you = session.current();
   if (!you.previous_guest) return null;
   const slot = errorSlot();
-  const box = h("section", { class: "card", "aria-labelledby": "claim-heading" },
+  const box = h("section", { class: "card" },
     h("h2", { id: "claim-heading" }, "Your guest games"),
     h("p", {}, `You played as ${you.previous_guest.name} in this browser. Move those games, with their record, to this account?`),
     h("div", { class: "row" },

@@ -191,7 +191,7 @@ export async function show(view, gameId) {
           h("button", { type: "button", onclick: (e) => copyLink(e.currentTarget) }, "Copy the link"),
           h("button", { type: "button", class: "danger", onclick: (e) => act(e.currentTarget, slot, async () => { show_(await api.del(`/v1/games/${gameId}`)); }) }, "Cancel game")));
     } else if (reservedForMe) {
-      parts.push(h("p", {}, `${g.seats[0].name} invites you to this game.`),
+      parts.push(h("p", {}, `${(g.seats.find((s) => s.kind !== "open") || g.seats[0]).name} invites you to this game.`),
         h("div", { class: "row" },
           h("button", { type: "button", class: "primary", onclick: (e) => act(e.currentTarget, slot, async () => { show_(await api.post(`/v1/games/${gameId}/join`, {})); }) }, "Accept"),
           h("button", { type: "button", onclick: (e) => act(e.currentTarget, slot, async () => { await api.post(`/v1/games/${gameId}/decline`, {}); location.hash = "#/"; }) }, "Decline")));

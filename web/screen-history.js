@@ -5,6 +5,8 @@ import * as api from "./api.js";
 import * as session from "./session.js";
 import { finishedItem } from "./gamelist.js";
 
+const PAGE = 10;
+
 export async function show(view) {
   document.title = "History · MineDuel";
   if (!session.signedIn()) {
@@ -16,7 +18,7 @@ export async function show(view) {
   const more = h("button", { type: "button", hidden: true }, "Older games");
   let cursor = null;
   async function page() {
-    const data = await api.get(`/v1/me/games?status=finished${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const data = await api.get(`/v1/me/games?status=finished&limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     if (!cursor && !data.games.length) list.append(h("li", { class: "muted" }, "No finished games yet: ", h("a", { href: "#/" }, "play one"), "."));
     for (const game of data.games) list.append(finishedItem(game, game.my_seat));
     cursor = data.next;

@@ -146,7 +146,7 @@ function gameItem(game) {
 function invitationItem(game) {
   const slot = errorSlot();
   const item = h("li", { class: "invitation" },
-    h("span", {}, `${game.seats[0].name} invites you: ${variantName(game.variant)}`, game.move_deadline_s ? `, ${timePerMove(game.move_deadline_s)}` : "", game.rated ? ", rated" : ""),
+    h("span", {}, `${(game.seats.find((s) => s.kind !== "open") || game.seats[0]).name} invites you: ${variantName(game.variant)}`, game.move_deadline_s ? `, ${timePerMove(game.move_deadline_s)}` : "", game.rated ? ", rated" : ""),
     h("span", { class: "row" },
       h("button", { type: "button", class: "primary", onclick: (e) => act(e.currentTarget, slot, async () => {
         await api.post(`/v1/games/${game.game_id}/join`, {});

@@ -31,7 +31,7 @@ export async function show(view, variant = "mine-duel") {
   let mine;
   if (!session.signedIn()) mine = h("p", {}, h("a", { href: "#/account" }, "Sign in"), " to see your own rank.");
   else if (data.me) mine = h("p", { class: "my-rank" }, h("strong", {}, `Your rank: ${data.me.rank}`), ` with a rating of ${data.me.rating}.`);
-  else mine = h("p", { class: "my-rank" }, "You are not on this leaderboard: play rated games, and turn on ", h("a", { href: "#/account" }, "Show me on leaderboards"), " in your account.");
+  else mine = h("p", { class: "my-rank" }, "You are not on this leaderboard yet. It lists players who turned on ", h("a", { href: "#/account" }, "Show me on leaderboards"), " in their account, once they have played 10 rated games (their rating is no longer provisional) and have played a rated game in the last 30 days.");
   fill(view, h("h1", {}, `Leaderboard: ${variantName(variant)}`), tabs, mine,
     data.entries.length
       ? h("table", { class: "board-table" }, h("caption", { class: "muted" }, data.updated_at ? `Updated ${when(data.updated_at)}` : "Top players"),

@@ -36,7 +36,7 @@ export async function show(view) {
   }
 
   function item(game, key) {
-    const creator = game.seats[0];
+    const creator = game.seats.find((s) => s.kind !== "open") || game.seats[0];
     const taken = game.seats.filter((s) => s.kind !== "open").length;
     const rating = h("span", { class: "rating" });
     if (VARIANTS[key].rated) {

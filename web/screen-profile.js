@@ -33,7 +33,7 @@ export async function show(view, username) {
   const more = h("button", { type: "button", hidden: true }, "Older games");
   let cursor = null;
   async function page() {
-    const data = await api.get(`/v1/players/${encodeURIComponent(username)}/games${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const data = await api.get(`/v1/players/${encodeURIComponent(username)}/games?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     if (!cursor && !data.games.length) list.append(h("li", { class: "muted" }, "No finished games yet."));
     for (const game of data.games) {
       const seat = game.seats.find((s) => s.player_id === profile.player_id);
