@@ -24,9 +24,12 @@ function showNav(state) {
   history.hidden = !(state && state.kind === "account");
 }
 
+let noticeAge = 0; // routes shown since the notice appeared: it stays for the screen it leads to
+
 function say(text) {
   fill(notice, text ? h("span", {}, text) : null);
   notice.hidden = !text;
+  noticeAge = 0;
 }
 
 function markCurrent(hash) {
@@ -62,7 +65,8 @@ async function start() {
   await router.start(view, (hash) => {
     markCurrent(hash);
     if (!first) {
-      say("");
+      noticeAge += 1;
+      if (noticeAge > 1) say("");
       view.focus({ preventScroll: true }); // a screen reader starts reading the new screen
     }
     first = false;

@@ -612,7 +612,7 @@ def test_a_guest_becomes_an_account_with_an_authenticator_a_picture_and_the_dail
     expect(page.locator(".current-avatar img")).to_be_visible(timeout=WAIT_MS)
 
     # Notifications: this server has no Web Push yet, and the page says so next to the box.
-    page.get_by_role("checkbox", name="Notifications").check()
+    page.get_by_role("checkbox", name="Notifications").click()
     expect(page.get_by_text("does not send notifications yet")).to_be_visible(timeout=WAIT_MS)
     expect(page.get_by_role("checkbox", name="Notifications")).not_to_be_checked()
 
@@ -629,6 +629,7 @@ def test_a_guest_becomes_an_account_with_an_authenticator_a_picture_and_the_dail
 
     # Sign out, and in again with the password and the app's code.
     page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("heading", name="Play MineDuel")).to_be_visible()
     go(page, stack, "#/account")
     page.get_by_label("Email").fill("cy@example.com")
     page.get_by_label("Password").fill(PASSWORD)
@@ -661,7 +662,8 @@ def test_a_guest_becomes_an_account_with_an_authenticator_a_picture_and_the_dail
 def test_a_guest_the_server_no_longer_knows_becomes_a_new_guest_with_a_short_message(
     stack: RunningStack, browser: Browser
 ) -> None:
-    watch = Watch(allow=[r"/v1/games$", r"/v1/me/games"])  # the one refusal of the dead token
+    # The dead token's refusals: the socket's handshake and one request.
+    watch = Watch(allow=[r"/v1/games$", r"/v1/me/games", r"WebSocket connection to .*\.gone"])
     context, page = new_page(browser, watch, viewport=PHONE)
     go(page, stack, "#/")
     page.evaluate(
