@@ -21,6 +21,7 @@ from typing import Any
 
 from . import analyses, share_chart, store
 from .clock import parse_iso
+from .config import get_config
 from .errors import ApiError
 from .observability import logger
 from .reads import current
@@ -185,6 +186,7 @@ def render(
     )
     url = f"{base}/share/{record.game_id}"
     verify = f"/v1/games/{record.game_id}/verify"
+    app = get_config().web_app_url  # the web client; empty: served from this same origin
     image = _image_tags(seats, result.get("winner"), base)
     head = SHARE_HEAD.substitute(
         url=text(url), title=text(headline), description=text(description), image=image
@@ -203,6 +205,8 @@ def render(
         ),
         verify=text(verify),
         verify_absolute=text(f"{base}{verify}" if base else verify),
+        replay=text(f"{app}/#/replay/{record.game_id}"),
+        play=text(f"{app}/#/"),
         ended=text(_day(summary["ended_at"])),
     )
     return PAGE.substitute(

@@ -214,6 +214,8 @@ def start_local_stack(
         os.environ["AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI"] = os.environ[
             "AWS_ENDPOINT_URL_LAMBDA"
         ]
+        # The web client is served here (on AWS, by CloudFront): the share page links to it.
+        os.environ["WEB_APP_URL"] = os.environ["AWS_ENDPOINT_URL_LAMBDA"]
         reset_config()
         thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
         thread.start()
