@@ -339,6 +339,16 @@ def test_a_guest_plays_each_variant_to_the_end_through_arm_and_commit(
     axe_clean(page, "the verification")
     shot(page, "verification")
 
+    # The share page, and its way back into the app.
+    go(page, stack, f"#/game/{game_id}")
+    with page.expect_navigation():
+        page.locator(".end").get_by_role("link", name="Share").click()
+    assert f"/share/{game_id}" in page.url
+    expect(page.locator("meta[property='og:title']")).to_have_count(1)
+    page.get_by_role("link", name="Watch the game move by move").click()
+    expect(page.get_by_role("button", name="First")).to_be_visible(timeout=WAIT_MS)
+    assert page.url.endswith(f"/#/replay/{game_id}")
+
     # Mineseeker: the bomb once, then "Tap" is selected and "Bomb" disabled, and taps go on.
     play_the_bot(page, stack, "Mineseeker")
     action = page.get_by_role("radiogroup", name="Action")
@@ -365,6 +375,18 @@ def test_a_guest_plays_each_variant_to_the_end_through_arm_and_commit(
     shot(page, "windows-duel")
     play_to_end(page)
     finished_screen_checks(page, re.compile(r"^(You won|You lost to Bot \(easy\)|Draw)$"))
+
+    # Four players: three bots, every seat named with its score.
+    go(page, stack, "#/")
+    page.get_by_label("Seats").select_option(label="4 players")
+    page.get_by_role("button", name="Play the bot").click()
+    players = page.get_by_role("list", name="Players").get_by_role("listitem")
+    expect(players).to_have_count(4, timeout=WAIT_MS)
+    expect(players.nth(3)).to_contain_text("Bot (medium)")
+    commit_on(page, *first_covered(page))
+    expect(page.get_by_role("list", name="Players")).not_to_contain_text("seat")
+    shot(page, "four-players")
+    assert page.request.get(stack.url + "/favicon.ico").status == 200
     watch.assert_clean()
     context.close()
 
