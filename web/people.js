@@ -5,7 +5,7 @@ import * as api from "./api.js";
 
 /** An avatar for `name`: the profile picture when the player has one, else a letter. */
 export function avatar(name, { kind = "account", url = null, size = "small" } = {}) {
-  const letter = (name || "?").replace(/^Guest /, "").slice(0, 1).toUpperCase();
+  const letter = (name || "?").slice(0, 1).toUpperCase();
   const node = h("span", { class: `avatar ${size}`, "aria-hidden": "true" }, letter);
   const put = (src) => {
     if (!src) return;

@@ -45,13 +45,12 @@ export async function show(view, gameId) {
 
   fill(view,
     h("div", { class: "game" },
-      h("div", { class: "game-head" }, title, about, seats, turnLine, clock, banner),
+      h("div", { class: "game-head" }, title, about, seats, turnLine, clock, banner, endBox, waitingBox),
       h("div", { class: "play-area" },
         actions,
         board.element,
         h("div", { class: "commit-row" }, commit, zoom),
-        armedLine, commitError, keysHelp,
-        endBox, waitingBox),
+        armedLine, commitError, keysHelp),
       h("div", { class: "side" }, movesHeading, movesOl, footer, footerError)));
 
   const mySeat = () => seatOf(state.game);

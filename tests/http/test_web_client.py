@@ -458,7 +458,7 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     expect(ann.get_by_role("list", name="Moves").get_by_role("listitem")).not_to_have_count(0)
     axe_clean(bob, "a live game (phone, zoomed)")
     shot(bob, "duel-zoomed", phone_too=False)
-    shot(ann, "duel")
+    shot(ann, "duel", phone_too=False)
     assert ann.evaluate("window.stillThisPage") is True
 
     # Bob resigns (it asks first); each sees the end from their own side.
@@ -468,7 +468,7 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     expect(bob.locator("#result")).to_have_text("You lost to WebAnn", timeout=WAIT_MS)
     expect(ann.locator("#result")).to_have_text("You won", timeout=WAIT_MS)
     expect(ann.get_by_role("gridcell", name=re.compile(r", covered$"))).to_have_count(0)
-    shot(bob, "finished-phone", phone_too=False)
+    shot(bob, "resigned", phone_too=False)
 
     # Rated, by invitation: Ann invites Bob by username; Bob accepts from his invitations.
     go(ann, stack, "#/")
