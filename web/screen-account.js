@@ -186,6 +186,7 @@ async function signedIn(view) {
   const usernameField = field("Username", username, `What other players see and invite you by: ${USERNAME_RULE}`);
   const save = h("button", { type: "submit", class: "primary" }, "Save");
   const saved = h("p", { class: "ok-text", role: "status" });
+  const prompt = me.username ? null : h("p", {}, "Choose a username so that other players can find and invite you.");
   const usernameForm = h("form", { class: "card", novalidate: true, onsubmit: (event) => {
     event.preventDefault();
     const value = username.value.trim();
@@ -195,11 +196,12 @@ async function signedIn(view) {
       const profile = await api.put("/v1/me", { username: value });
       session.update({ username: profile.username, name: profile.username });
       saved.textContent = "Saved.";
+      if (prompt) prompt.remove();
       fill(profileLink, h("a", { href: `#/players/${encodeURIComponent(profile.username)}` }, "Your profile"));
     });
   } },
     h("h2", { id: "username-heading" }, "Username"),
-    me.username ? null : h("p", {}, "Choose a username so that other players can find and invite you."),
+    prompt,
     usernameField, h("div", { class: "row" }, save), saved);
   const profileLink = h("p", {}, me.username ? h("a", { href: `#/players/${encodeURIComponent(me.username)}` }, "Your profile") : null);
 

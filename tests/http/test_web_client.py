@@ -579,7 +579,18 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     shot(bob, "profile", phone_too=False)
     go(ann, stack, "#/players/WebBob")
     shot(ann, "profile")
-    # The session is good for real: an account-only call answers.
+    # A token about to expire is refreshed before it is sent (here: on reload).
+    token = "() => JSON.parse(localStorage.getItem('mineduel.session')).token"
+    go(ann, stack, "#/history")
+    before = ann.evaluate(token)
+    ann.evaluate(
+        """() => { const s = JSON.parse(localStorage.getItem('mineduel.session'));
+                   s.expires_at = Date.now() + 60000;
+                   localStorage.setItem('mineduel.session', JSON.stringify(s)); }"""
+    )
+    ann.reload()
+    expect(ann.get_by_role("list", name="Finished games").get_by_role("listitem")).to_have_count(10)
+    assert ann.evaluate(token) != before
     go(ann, stack, "#/account")
     expect(ann.get_by_role("heading", name="Your account")).to_be_visible()
     ann.get_by_role("button", name="Sign out").click()
