@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from mineduel.local.accounts import id_token
 from mineduel.local.client import ApiClient, http_transport
@@ -254,6 +254,21 @@ def play_the_bot(page: Page, stack: RunningStack, variant: str, level: str = "Ea
     expect(page.get_by_role("grid", name="Board")).to_be_visible(timeout=WAIT_MS)
 
 
+def special_first(
+    page: Page, stack: RunningStack, variant: str, usual: str, special: str, said: str
+) -> Locator:
+    """A bot game of ``variant`` whose first move is the ``special`` action on the middle
+    square (the "Action" group starts on ``usual``); the group, once it is our turn again."""
+    play_the_bot(page, stack, variant)
+    action = page.get_by_role("radiogroup", name="Action")
+    expect(action.get_by_role("radio", name=usual)).to_be_checked()
+    action.get_by_role("radio", name=special).check()
+    commit_on(page, 5, 5)
+    expect(page.get_by_role("list", name="Moves")).to_contain_text(said)
+    wait_for_my_turn_or_end(page)
+    return action
+
+
 def finished_screen_checks(page: Page, result: re.Pattern[str]) -> None:
     expect(page.locator("#result")).to_have_text(result)
     # The field is laid open: no square is left "covered".
@@ -350,13 +365,7 @@ def test_a_guest_plays_each_variant_to_the_end_through_arm_and_commit(
     assert page.url.endswith(f"/#/replay/{game_id}")
 
     # Mineseeker: the bomb once, then "Tap" is selected and "Bomb" disabled, and taps go on.
-    play_the_bot(page, stack, "Mineseeker")
-    action = page.get_by_role("radiogroup", name="Action")
-    expect(action.get_by_role("radio", name="Tap")).to_be_checked()
-    action.get_by_role("radio", name="Bomb").check()
-    commit_on(page, 8, 8)
-    expect(page.get_by_role("list", name="Moves")).to_contain_text("You: bomb on row 9, column 9")
-    wait_for_my_turn_or_end(page)
+    action = special_first(page, stack, "Mineseeker", "Tap", "Bomb", "You: bomb on row 6, col")
     expect(action.get_by_role("radio", name="Tap")).to_be_checked()
     expect(action.get_by_role("radio", name="Bomb")).to_be_disabled()
     shot(page, "mineseeker")
@@ -364,13 +373,7 @@ def test_a_guest_plays_each_variant_to_the_end_through_arm_and_commit(
     finished_screen_checks(page, re.compile(r"^(You won|You lost to Bot \(easy\)|Draw)$"))
 
     # Windows duel: a guess, then reveals.
-    play_the_bot(page, stack, "Windows duel")
-    action = page.get_by_role("radiogroup", name="Action")
-    expect(action.get_by_role("radio", name="Reveal")).to_be_checked()
-    action.get_by_role("radio", name="Guess mine").check()
-    commit_on(page, 5, 5)
-    expect(page.get_by_role("list", name="Moves")).to_contain_text("You: guessed")
-    wait_for_my_turn_or_end(page)
+    action = special_first(page, stack, "Windows duel", "Reveal", "Guess mine", "You: guessed")
     action.get_by_role("radio", name="Reveal").check()
     shot(page, "windows-duel")
     play_to_end(page)
