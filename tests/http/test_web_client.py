@@ -1,32 +1,203 @@
 """The web client (web/) in a real browser: Debian's Chromium, headless, driven by Playwright,
-on the local stack. A guest plays a whole game against the bot through the page (mouse and
-keyboard); two people sign up, find each other in the lobby and play, each seeing the other's
-move arrive without reloading (touch on a phone-sized screen for one of them). Every screen is
-captured as it goes; with ``MINEDUEL_SCREENSHOTS=1`` the captures replace the ones in
-docs/images/ (the screenshots the docs show), otherwise they go to a temporary folder so a test
-run leaves the checkout as it was."""
+on one local stack, by the accessible names the client's contract gives (docs/web.md): a guest
+plays each variant to the end through arm and commit; two accounts find each other (quick
+pairing, the lobby, an invitation), play live (one on a phone, zoomed), resign, rematch,
+decline and cancel, and their sessions survive an hour of local clock; a guest becomes an
+account and keeps its games, sets up an authenticator app and signs in with its code, uploads
+a picture and plays the daily duel. On every screen axe-core finds no serious or critical
+violation, and no page logs an error or fails a request other than those a test provokes.
+
+With ``MINEDUEL_SCREENSHOTS=1`` every screen is captured (desktop and phone) into docs/images/;
+otherwise nothing is written."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import io
 import os
-import tempfile
+import re
+import struct
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from PIL import Image
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from mineduel.local.accounts import id_token
+from mineduel.local.client import ApiClient, http_transport
 from mineduel.local.stack import RunningStack, start_local_stack
 
 pytestmark = pytest.mark.http
-IMAGES = (
-    Path(__file__).resolve().parents[2] / "docs" / "images"
-    if os.environ.get("MINEDUEL_SCREENSHOTS") == "1"
-    else Path(tempfile.gettempdir()) / "mineduel-screens"
-)
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+IMAGES = ROOT / "docs" / "images"
+SCREENSHOTS = os.environ.get("MINEDUEL_SCREENSHOTS") == "1"
+DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+WAIT_MS = 20_000
+
+
+@dataclass
+class Watch:
+    """Everything that went wrong on a page: console errors, uncaught exceptions, requests that
+    failed or answered 4xx/5xx. ``allow`` holds URL patterns a test provokes on purpose."""
+
+    errors: list[str] = field(default_factory=list)
+    allow: list[str] = field(default_factory=list)
+    allow_status: set[int] = field(default_factory=set)
+
+    def attach(self, page: Page) -> Page:
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        page.on("console", self._console)
+        page.on("response", self._response)
+        page.on("requestfailed", self._failed)
+        return page
+
+    def _allowed(self, text: str) -> bool:
+        return any(re.search(pattern, text) for pattern in self.allow)
+
+    def _console(self, message: object) -> None:
+        kind, text = message.type, message.text  # type: ignore[attr-defined]
+        # Chromium logs every 4xx response as a console error too; those are judged by URL below.
+        if kind == "error" and "Failed to load resource" not in text and not self._allowed(text):
+            self.errors.append(f"console: {text}")
+
+    def _response(self, response: object) -> None:
+        status, url = response.status, response.url  # type: ignore[attr-defined]
+        if status >= 400 and status not in self.allow_status and not self._allowed(url):
+            self.errors.append(f"{status} {url}")
+
+    def _failed(self, request: object) -> None:
+        failure = request.failure or ""  # type: ignore[attr-defined]
+        if "ERR_ABORTED" not in failure and not self._allowed(request.url):  # type: ignore[attr-defined]
+            self.errors.append(f"failed {request.url}: {failure}")  # type: ignore[attr-defined]
+
+    def assert_clean(self) -> None:
+        assert self.errors == [], "\n".join(self.errors)
+
+
+def axe_clean(page: Page, where: str) -> None:
+    """axe-core (vendored from npm) finds no serious or critical violation on the page."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {resultTypes: ["violations"]});
+            return result.violations
+              .filter(v => v.impact === "serious" || v.impact === "critical")
+              .map(v => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3)
+                .map(n => n.target.join(" ")).join(", ")}`);
+        }"""
+    )
+    assert found == [], f"axe on {where}:\n" + "\n".join(found)
+
+
+def shot(page: Page, name: str, *, phone_too: bool = True) -> None:
+    """With MINEDUEL_SCREENSHOTS=1, docs/images/web-<name>.png (and -phone.png at 390x844);
+    otherwise nothing is written, so a test run leaves the checkout as it was."""
+    if not SCREENSHOTS:
+        return
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size or DESKTOP
+    phone = size["width"] <= PHONE["width"]
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(IMAGES / f"web-{name}{'-phone' if phone else ''}.png"), full_page=True)
+    if phone_too and not phone:
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(IMAGES / f"web-{name}-phone.png"), full_page=True)
+        page.set_viewport_size(size)
+
+
+def move_count(page: Page) -> int:
+    return int(page.get_attribute("#game-title", "data-move-count") or "0")
+
+
+def status(page: Page) -> str:
+    return page.get_attribute("#game-title", "data-status") or ""
+
+
+def wait_for_my_turn_or_end(page: Page) -> str:
+    page.wait_for_function(
+        """() => {
+            const t = document.querySelector('#game-title');
+            const turn = document.querySelector('#to-move');
+            const mine = turn && turn.textContent === 'Your turn';
+            return t && (t.dataset.status === 'finished' || mine);
+        }""",
+        timeout=WAIT_MS,
+    )
+    return status(page)
+
+
+def wait_moved(page: Page, before: int) -> None:
+    page.wait_for_function(
+        """n => {
+            const t = document.querySelector('#game-title');
+            return Number(t.dataset.moveCount) > n || t.dataset.status === 'finished';
+        }""",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+
+
+def commit_on(page: Page, row: int, col: int, *, tap: bool = False) -> None:
+    """Arm the cell at (row, col), then press Commit; waits until the move is shown."""
+    before = move_count(page)
+    cell = page.locator(f'[role="gridcell"][data-row="{row}"][data-col="{col}"]')
+    if tap:
+        cell.tap()
+    else:
+        cell.click()
+    expect(cell).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_role("status").filter(has_text="Armed:")).to_have_text(
+        f"Armed: row {row + 1}, column {col + 1}"
+    )
+    page.get_by_role("button", name="Commit").click()
+    wait_moved(page, before)
+
+
+def first_covered(page: Page, *, pick: int = 0) -> tuple[int, int]:
+    cells = page.locator('[role="gridcell"][data-ch="."]')
+    count = cells.count()
+    cell = cells.nth(pick % count)
+    return int(cell.get_attribute("data-row") or 0), int(cell.get_attribute("data-col") or 0)
+
+
+def play_to_end(page: Page, *, limit: int = 400) -> None:
+    """Commit a covered cell each turn (arm, then Commit) until the game is over."""
+    for _ in range(limit):
+        if wait_for_my_turn_or_end(page) == "finished":
+            return
+        commit_on(page, *first_covered(page))
+    raise AssertionError("the game did not end")
+
+
+def totp(secret: str, at: float | None = None) -> str:
+    """The current code of an authenticator secret (RFC 6238: SHA-1, 30 s, 6 digits)."""
+    key = base64.b32decode(secret + "=" * (-len(secret) % 8), casefold=True)
+    counter = int((time.time() if at is None else at) // 30)
+    digest = hmac.new(key, struct.pack(">Q", counter), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    number = (struct.unpack(">I", digest[offset : offset + 4])[0] & 0x7FFFFFFF) % 1_000_000
+    return f"{number:06d}"
+
+
+def fresh_totp(secret: str) -> str:
+    """A code with at least five seconds left in its 30-second window (moto checks only the
+    current window)."""
+    if time.time() % 30 > 25:
+        time.sleep(30 - time.time() % 30 + 0.2)
+    return totp(secret)
+
+
+# ---------------------------------------------------------------------------- fixtures
 PASSWORD = "Correct-Horse-42"
-WAIT_MS = 15_000
 
 
 @pytest.fixture(scope="module")
@@ -36,145 +207,511 @@ def stack() -> Iterator[RunningStack]:
     running.stop()
 
 
-def _shot(page: Page, name: str) -> None:
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMAGES / f"web-{name}.png"), full_page=True)
-
-
-def _move_count(page: Page) -> int:
-    return int(page.get_attribute("#game-title", "data-move-count") or "0")
-
-
-def _status(page: Page) -> str:
-    return page.get_attribute("#game-title", "data-status") or ""
-
-
-def _wait_moved(page: Page, before: int) -> None:
-    page.wait_for_function(
-        "n => Number(document.querySelector('#game-title').dataset.moveCount) > n",
-        arg=before,
-        timeout=WAIT_MS,
+def advance_clock(stack: RunningStack, seconds: int) -> None:
+    moved = ApiClient(http_transport(stack.url)).call(
+        "POST", "/_local/clock", {"advance_s": seconds}
     )
+    assert moved.status == 200, moved.body
 
 
-def test_a_guest_plays_a_whole_game_against_the_bot(stack: RunningStack, browser: Browser) -> None:
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(stack.url + "/")
-    page.wait_for_selector("text=Play easy bot")
-    _shot(page, "home")
-    page.click("button[data-level=easy]")
-    page.wait_for_selector("#board .cell.playable", timeout=WAIT_MS)
-    assert page.inner_text("#to-move") == "Your turn"
-    assert page.locator("#countdown").count() == 1
-    # The first move by keyboard: arrows to row 4, column 4, then Enter.
-    page.focus('[data-row="0"][data-col="0"]')
-    for key in ["ArrowRight"] * 3 + ["ArrowDown"] * 3:
+def new_page(browser: Browser, watch: Watch, **options: object) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(viewport=options.pop("viewport", DESKTOP), **options)  # type: ignore[arg-type]
+    return context, watch.attach(context.new_page())
+
+
+def go(page: Page, stack: RunningStack, route: str) -> None:
+    page.goto(f"{stack.url}/{route}")
+    expect(page.get_by_role("heading", level=1)).not_to_have_text("Loading…")
+    page.wait_for_load_state("networkidle")
+
+
+def nav(page: Page, name: str) -> None:
+    page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True).click()
+    page.wait_for_load_state("networkidle")
+
+
+def sign_up(page: Page, stack: RunningStack, email: str, username: str) -> None:
+    """Sign up in the page: email, password, the code (the local pool takes any 6 digits), and
+    a username."""
+    go(page, stack, "#/account")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    page.get_by_label("Confirmation code").fill("246810")
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("heading", name="Your account")).to_be_visible(timeout=WAIT_MS)
+    page.get_by_label("Username").fill(username)
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_text("Saved.")).to_be_visible()
+    expect(page.locator("#who")).to_have_text(username)
+
+
+def play_the_bot(page: Page, stack: RunningStack, variant: str, level: str = "Easy") -> None:
+    go(page, stack, "#/")
+    page.get_by_label("Variant").select_option(label=variant)
+    page.get_by_label("Level").select_option(label=level)
+    page.get_by_role("button", name="Play the bot").click()
+    expect(page.get_by_role("grid", name="Board")).to_be_visible(timeout=WAIT_MS)
+
+
+def special_first(
+    page: Page, stack: RunningStack, variant: str, usual: str, special: str, said: str
+) -> Locator:
+    """A bot game of ``variant`` whose first move is the ``special`` action on the middle
+    square (the "Action" group starts on ``usual``); the group, once it is our turn again."""
+    play_the_bot(page, stack, variant)
+    action = page.get_by_role("radiogroup", name="Action")
+    expect(action.get_by_role("radio", name=usual)).to_be_checked()
+    action.get_by_role("radio", name=special).check()
+    commit_on(page, 5, 5)
+    expect(page.get_by_role("list", name="Moves")).to_contain_text(said)
+    wait_for_my_turn_or_end(page)
+    return action
+
+
+def finished_screen_checks(page: Page, result: re.Pattern[str]) -> None:
+    expect(page.locator("#result")).to_have_text(result)
+    # The field is laid open: no square is left "covered".
+    expect(page.get_by_role("gridcell", name=re.compile(r", covered$"))).to_have_count(0)
+    for name in ("Replay", "Share", "Verification", "Rematch"):
+        expect(page.locator(".end").get_by_role("link", name=name)).to_be_visible()
+
+
+# ---------------------------------------------------------------------------- journeys
+def test_a_guest_plays_each_variant_to_the_end_through_arm_and_commit(
+    stack: RunningStack, browser: Browser
+) -> None:
+    watch = Watch()
+    context, page = new_page(browser, watch)
+    moves_sent: list[str] = []
+    page.on(
+        "request",
+        lambda r: moves_sent.append(r.url) if r.method == "POST" and "/moves" in r.url else None,
+    )
+    go(page, stack, "#/")
+    expect(page.get_by_role("link", name="History")).to_be_hidden()  # only when signed in
+    axe_clean(page, "home")
+    shot(page, "home")
+
+    # Mine duel, the first move by keyboard: arrows move, Space arms (nothing is sent), Enter
+    # commits.
+    play_the_bot(page, stack, "Mine duel")
+    expect(page.locator("#to-move")).to_have_text("Your turn")
+    expect(page.get_by_text("Time left")).to_be_visible()
+    expect(page.get_by_text("Mines left: 51")).to_be_visible()
+    expect(page.get_by_role("radiogroup", name="Action")).to_be_hidden()  # one action only
+    commit = page.get_by_role("button", name="Commit")
+    expect(commit).to_be_disabled()
+    page.get_by_role("gridcell", name="Row 1, column 1,").focus()
+    for key in ["ArrowRight"] * 3 + ["ArrowDown"] * 2:
         page.keyboard.press(key)
-    assert (
-        page.evaluate(
-            "document.activeElement.dataset.row + ',' + document.activeElement.dataset.col"
-        )
-        == "3,3"
-    )
+    page.keyboard.press("Space")
+    armed = page.get_by_role("gridcell", name="Row 3, column 4,")
+    expect(armed).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_text("Armed: row 3, column 4")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert moves_sent == []  # arming sends nothing
+    expect(commit).to_be_enabled()
+    axe_clean(page, "the game, a cell armed")
+    shot(page, "game-armed")
     page.keyboard.press("Enter")
-    _wait_moved(page, 0)
-    assert page.get_attribute('[data-row="3"][data-col="3"]', "data-ch") != "."
-    _shot(page, "game")
-    # Then by mouse until the game is over.
-    for _ in range(300):
-        if _status(page) == "finished":
-            break
-        before = _move_count(page)
-        page.locator("#board .cell.playable").nth(0).click()
-        page.wait_for_function(
-            "n => Number(document.querySelector('#game-title').dataset.moveCount) > n"
-            " || document.querySelector('#game-title').dataset.status === 'finished'",
-            arg=before,
-            timeout=WAIT_MS,
-        )
-    assert _status(page) == "finished"
-    result = page.inner_text("#result")
-    assert "won" in result or "shared" in result
-    seats = page.locator(".seat").all_inner_texts()
-    assert any("place 1" in s for s in seats)
-    _shot(page, "finished")
-    page.click("#verify-link")
-    page.wait_for_selector("#verdict")
-    assert page.get_attribute("#verdict", "data-ok") == "true"
-    _shot(page, "verification")
-    page.go_back()
-    page.wait_for_selector("#share-link")
+    wait_moved(page, 0)
+    assert len(moves_sent) == 1
+    expect(page.locator('[data-row="2"][data-col="3"]')).not_to_have_attribute("data-ch", ".")
+    moves = page.get_by_role("list", name="Moves")
+    expect(moves.get_by_role("listitem").last).to_contain_text("You: row 3, column 4")
+    expect(moves.locator("li.current")).to_have_count(1)  # newest first, and highlighted
+    shot(page, "game")
+    play_to_end(page)
+    finished_screen_checks(page, re.compile(r"^(You won|You lost to Bot \(easy\)|Draw)$"))
+    axe_clean(page, "the finished game")
+    shot(page, "finished")
+    game_id = page.url.rsplit("/", 1)[1]
+
+    # The replay: move by move, each with its exact chance of a mine; the field laid open.
+    page.locator(".end").get_by_role("link", name="Replay").click()
+    expect(page.get_by_role("button", name="First")).to_be_visible()
+    total = int(page.get_by_role("slider", name="Move").get_attribute("max") or 0)
+    assert total > 10
+    expect(page.get_by_role("gridcell", name=re.compile(r", covered$"))).to_have_count(0)
+    page.get_by_role("button", name="First").click()
+    expect(page.get_by_role("gridcell", name=re.compile(r", covered$"))).to_have_count(256)
+    page.get_by_role("button", name="Next").click()
+    expect(page.locator(".position")).to_contain_text(f"Move 1 of {total}: You: row 3, column 4")
+    expect(page.locator(".chance")).to_contain_text("% chance of a mine")
+    expect(page.locator(".chance")).to_contain_text("19.9% chance of a mine")  # 51 in 256
+    page.get_by_role("button", name="Last").click()
+    page.get_by_role("button", name="Previous").click()
+    expect(page.locator(".position")).to_contain_text(f"Move {total - 1} of {total}")
+    page.get_by_role("slider", name="Move").fill("5")
+    expect(page.locator(".position")).to_contain_text(f"Move 5 of {total}")
+    expect(page.get_by_role("list", name="Moves")).to_contain_text("chance of a mine")
+    axe_clean(page, "the replay")
+    shot(page, "replay")
+
+    go(page, stack, f"#/verify/{game_id}")
+    expect(page.locator("#verdict")).to_have_attribute("data-ok", "true")
+    axe_clean(page, "the verification")
+    shot(page, "verification")
+
+    # The share page, and its way back into the app.
+    go(page, stack, f"#/game/{game_id}")
     with page.expect_navigation():
-        page.click("#share-link")
-    assert "/share/" in page.url
-    assert page.locator("meta[property='og:title']").count() == 1
-    assert errors == []
+        page.locator(".end").get_by_role("link", name="Share").click()
+    assert f"/share/{game_id}" in page.url
+    expect(page.locator("meta[property='og:title']")).to_have_count(1)
+    page.get_by_role("link", name="Watch the game move by move").click()
+    expect(page.get_by_role("button", name="First")).to_be_visible(timeout=WAIT_MS)
+    assert page.url.endswith(f"/#/replay/{game_id}")
+
+    # Mineseeker: the bomb once, then "Tap" is selected and "Bomb" disabled, and taps go on.
+    action = special_first(page, stack, "Mineseeker", "Tap", "Bomb", "You: bomb on row 6, col")
+    expect(action.get_by_role("radio", name="Tap")).to_be_checked()
+    expect(action.get_by_role("radio", name="Bomb")).to_be_disabled()
+    shot(page, "mineseeker")
+    play_to_end(page)
+    finished_screen_checks(page, re.compile(r"^(You won|You lost to Bot \(easy\)|Draw)$"))
+
+    # Windows duel: a guess, then reveals.
+    action = special_first(page, stack, "Windows duel", "Reveal", "Guess mine", "You: guessed")
+    action.get_by_role("radio", name="Reveal").check()
+    shot(page, "windows-duel")
+    play_to_end(page)
+    finished_screen_checks(page, re.compile(r"^(You won|You lost to Bot \(easy\)|Draw)$"))
+
+    # Four players: three bots, every seat named with its score.
+    go(page, stack, "#/")
+    page.get_by_label("Seats").select_option(label="4 players")
+    page.get_by_role("button", name="Play the bot").click()
+    players = page.get_by_role("list", name="Players").get_by_role("listitem")
+    expect(players).to_have_count(4, timeout=WAIT_MS)
+    expect(players.nth(3)).to_contain_text("Bot (medium)")
+    commit_on(page, *first_covered(page))
+    expect(page.get_by_role("list", name="Players")).not_to_contain_text("seat")
+    shot(page, "four-players")
+    assert page.request.get(stack.url + "/favicon.ico").status == 200
+    watch.assert_clean()
     context.close()
 
 
-def _sign_up(page: Page, stack: RunningStack, name: str) -> None:
-    page.goto(stack.url + "/#/account")
-    page.fill("#new-email", f"{name.lower()}@example.com")
-    page.fill("#new-password", PASSWORD)
-    page.fill("#new-username", name)
-    page.click("#sign-up button[type=submit]")
-    page.wait_for_selector("#confirm-box:not([hidden])")
-    page.fill("#code", "123456")  # moto's Cognito takes any code; on AWS it comes by email
-    page.click("#confirm")
-    page.wait_for_selector(f"text=Signed in: {name}", timeout=WAIT_MS)
-
-
-def test_two_people_play_each_other_and_see_each_move_arrive(
+def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     stack: RunningStack, browser: Browser
 ) -> None:
-    alice_context = browser.new_context(viewport={"width": 1000, "height": 900})
-    bob_context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    alice, bob = alice_context.new_page(), bob_context.new_page()
-    errors: list[str] = []
-    for page in (alice, bob):
-        page.on("pageerror", lambda error: errors.append(str(error)))
-    alice.goto(stack.url + "/#/account")
-    alice.wait_for_selector("#sign-up")
-    _shot(alice, "account")
-    _sign_up(alice, stack, "WebAlice")
-    _sign_up(bob, stack, "WebBob")
-    alice.select_option("#person-deadline", "3600")
-    alice.click("#create-person-game")
-    alice.wait_for_selector("text=Waiting for a player to join", timeout=WAIT_MS)
-    alice.evaluate("window.stillThisPage = true")  # gone if the page were reloaded
-    _shot(alice, "waiting")
-    game_id = alice.url.rsplit("/", 1)[1]
-    bob.goto(stack.url + "/#/lobby")
-    bob.wait_for_selector(f"[data-game='{game_id}'] button", timeout=WAIT_MS)
-    _shot(bob, "lobby")
-    bob.tap(f"[data-game='{game_id}'] button")
-    bob.wait_for_selector("#board .cell", timeout=WAIT_MS)
-    bob.evaluate("window.stillThisPage = true")
-    # Alice's page learns of the join from the push channel: her turn, without reloading.
-    alice.wait_for_selector("#to-move:text('Your turn')", timeout=WAIT_MS)
+    watch = Watch()
+    ann_context, ann = new_page(browser, watch)
+    bob_context, bob = new_page(browser, watch, viewport=PHONE, has_touch=True, is_mobile=True)
+    go(ann, stack, "#/account")
+    axe_clean(ann, "the account screen, signed out")
+    shot(ann, "account")
+    sign_up(ann, stack, "ann@example.com", "WebAnn")
+    sign_up(bob, stack, "bob@example.com", "WebBob")
+    axe_clean(bob, "the account screen, signed in (phone)")
+    shot(ann, "account-signed-in")
+    ann.get_by_role("checkbox", name="Show me on leaderboards").check()
+    expect(ann.get_by_text("Saved.").last).to_be_visible()
+
+    # Quick pairing: nobody waits, so Ann's game goes to the lobby; Bob sees it there (with
+    # its time per move) and pairs into it.
+    go(ann, stack, "#/")
+    ann.get_by_label("Time per move").select_option(label="5 minutes")
+    ann.get_by_role("button", name="Quick pairing").click()
+    expect(ann.locator("#to-move")).to_have_text("Waiting for a player to join", timeout=WAIT_MS)
+    ann.evaluate("window.stillThisPage = true")
+    game_id = ann.url.rsplit("/", 1)[1]
+    shot(ann, "waiting")
+    go(bob, stack, "#/lobby")
+    listed = bob.locator(f"[data-game='{game_id}']")
+    expect(listed).to_contain_text("WebAnn", timeout=WAIT_MS)
+    expect(listed).to_contain_text("5 minutes a move")
+    expect(listed).to_contain_text("1 of 2 seats taken")
+    axe_clean(bob, "the lobby (phone)")
+    shot(bob, "lobby")
+    go(bob, stack, "#/")
+    bob.get_by_label("Time per move").select_option(label="5 minutes")
+    bob.get_by_role("button", name="Quick pairing").tap()
+    expect(bob).to_have_url(re.compile(game_id), timeout=WAIT_MS)
+    # Ann hears of the join live: her turn, without reloading.
+    expect(ann.locator("#to-move")).to_have_text("Your turn", timeout=WAIT_MS)
+    expect(bob.locator("#to-move")).to_have_text("WebAnn to move")
+    expect(bob.get_by_role("list", name="Players")).to_contain_text("WebBob")
+
+    # The phone: the board fits the width, and Zoom gives cells of at least 40 px that pan.
+    board_box = bob.get_by_role("grid", name="Board").bounding_box()
+    assert board_box is not None and board_box["x"] >= 0
+    assert board_box["x"] + board_box["width"] <= PHONE["width"]
+    bob.get_by_role("button", name="Zoom").tap()
+    expect(bob.get_by_role("button", name="Zoom")).to_have_attribute("aria-pressed", "true")
+    cell_box = bob.locator('[data-row="0"][data-col="0"]').bounding_box()
+    assert cell_box is not None and cell_box["width"] >= 40
+    frame = bob.locator(".board-wrap")
+    assert frame.evaluate("w => w.scrollWidth > w.clientWidth")  # it pans
     for turn in range(6):
-        mover, watcher = (
-            (alice, bob) if alice.locator("#to-move:text('Your turn')").count() else (bob, alice)
-        )
-        before = _move_count(watcher)
-        cell = mover.locator("#board .cell.playable").nth(turn * 7 % 40)
-        if mover is bob:
-            cell.tap()
+        if ann.locator("#to-move").inner_text() == "Your turn":
+            mover, other = ann, bob
         else:
-            cell.click()
-        _wait_moved(watcher, before)  # the other screen shows the move: pushed, no reload
-        if _status(watcher) != "active":
+            mover, other = bob, ann
+        before = move_count(other)
+        row, col = first_covered(mover, pick=turn * 37 + 90)
+        if mover is bob:
+            bob.locator(f'[data-row="{row}"][data-col="{col}"]').scroll_into_view_if_needed()
+        commit_on(mover, row, col, tap=mover is bob)
+        wait_moved(other, before)  # the other screen shows it: pushed, no reload
+        if status(other) != "active":
             break
-    assert alice.evaluate("window.stillThisPage") is True
-    assert bob.evaluate("window.stillThisPage") is True
-    assert _move_count(alice) == _move_count(bob)
-    assert alice.locator(".seat.s0 .name").inner_text().startswith("WebAlice")
-    assert bob.locator(".seat.s1 .name").inner_text().startswith("WebBob")
-    _shot(alice, "duel")
-    _shot(bob, "duel-phone")
-    assert errors == []
-    alice_context.close()
+    expect(ann.get_by_role("list", name="Moves").get_by_role("listitem")).not_to_have_count(0)
+    axe_clean(bob, "a live game (phone, zoomed)")
+    shot(bob, "duel-zoomed", phone_too=False)
+    shot(ann, "duel", phone_too=False)
+    assert ann.evaluate("window.stillThisPage") is True
+
+    # Bob resigns (it asks first); each sees the end from their own side.
+    resign = bob.get_by_role("button", name="Resign")
+    resign.tap()
+    bob.get_by_role("button", name="Yes, resign").tap()
+    expect(bob.locator("#result")).to_have_text("You lost to WebAnn", timeout=WAIT_MS)
+    expect(ann.locator("#result")).to_have_text("You won", timeout=WAIT_MS)
+    expect(ann.get_by_role("gridcell", name=re.compile(r", covered$"))).to_have_count(0)
+    shot(bob, "resigned", phone_too=False)
+
+    # Rated, by invitation: Ann invites Bob by username; Bob accepts from his invitations.
+    go(ann, stack, "#/")
+    ann.get_by_label("Time per move").select_option(label="1 day")
+    ann.get_by_role("checkbox", name="Rated").check()
+    ann.get_by_label("Invite by username").fill("WebBob")
+    ann.get_by_role("button", name="Invite", exact=True).click()
+    expect(ann.locator("#to-move")).to_have_text("Waiting for a player to join", timeout=WAIT_MS)
+    rated_id = ann.url.rsplit("/", 1)[1]
+    go(bob, stack, "#/")
+    invitation = bob.get_by_role("list", name="Invitations").get_by_role("listitem")
+    expect(invitation).to_contain_text("WebAnn invites you")
+    expect(invitation).to_contain_text("rated")
+    axe_clean(bob, "home with an invitation (phone)")
+    shot(bob, "invitation", phone_too=False)
+    invitation.get_by_role("button", name="Accept").tap()
+    expect(bob).to_have_url(re.compile(rated_id), timeout=WAIT_MS)
+    expect(ann.locator("#to-move")).to_have_text("Your turn", timeout=WAIT_MS)
+    commit_on(ann, *first_covered(ann, pick=100))
+    ann.get_by_role("button", name="Resign").click()
+    ann.get_by_role("button", name="Keep playing").click()  # thought better of it
+    expect(ann.get_by_role("button", name="Resign")).to_be_visible()
+    ann.get_by_role("button", name="Resign").click()
+    ann.get_by_role("button", name="Yes, resign").click()
+    expect(ann.locator("#result")).to_have_text("You lost to WebBob", timeout=WAIT_MS)
+    expect(ann.get_by_role("list", name="Players")).to_contain_text("rating")
+
+    # Rematch: the same game again, seats rotated, Bob invited; he accepts from his list.
+    ann.locator(".end").get_by_role("link", name="Rematch").click()
+    expect(ann.locator("#to-move")).to_have_text("Waiting for a player to join", timeout=WAIT_MS)
+    rematch_id = ann.url.rsplit("/", 1)[1]
+    assert rematch_id != rated_id
+    go(bob, stack, "#/")
+    invitation = bob.get_by_role("list", name="Invitations").get_by_role("listitem")
+    expect(invitation).to_contain_text("WebAnn invites you")
+    invitation.get_by_role("button", name="Accept").tap()
+    expect(bob).to_have_url(re.compile(rematch_id), timeout=WAIT_MS)
+    expect(bob.locator("#to-move")).to_have_text("Your turn", timeout=WAIT_MS)  # rotated
+    expect(ann.locator("#to-move")).to_have_text("WebBob to move", timeout=WAIT_MS)
+
+    # Another invitation, which Bob declines; Ann then cancels the game.
+    go(ann, stack, "#/")
+    ann.get_by_label("Invite by username").fill("WebBob")
+    ann.get_by_role("button", name="Invite", exact=True).click()
+    expect(ann.locator("#to-move")).to_have_text("Waiting for a player to join", timeout=WAIT_MS)
+    go(bob, stack, "#/")
+    invitation = bob.get_by_role("list", name="Invitations").get_by_role("listitem")
+    expect(invitation).to_contain_text("WebAnn invites you")
+    invitation.get_by_role("button", name="Decline").tap()
+    expect(bob.get_by_role("list", name="Invitations").get_by_role("listitem")).to_have_count(0)
+    ann.get_by_role("button", name="Cancel game").click()
+    expect(ann.locator("#to-move")).to_have_text("This game was cancelled", timeout=WAIT_MS)
+
+    # Ten more rated games (over the API, to be quick: Bob resigns each) make Ann's rating
+    # established, so that the leaderboard lists her.
+    ann_api = ApiClient(http_transport(stack.url), id_token(stack, "ann"))
+    bob_api = ApiClient(http_transport(stack.url), id_token(stack, "bob"))
+    for _ in range(10):
+        invite = {"bots": 0, "rated": True, "invite": ["WebBob"]}
+        game = ann_api.call("POST", "/v1/games", invite).json()
+        game = bob_api.call("POST", f"/v1/games/{game['game_id']}/join", {}).json()
+        moved: set[int] = set()
+        while len(moved) < 2 and game["status"] == "active":  # a rated game needs a move each
+            seat = game["turn"]["seat"]
+            row, col = next(
+                (r, c)
+                for r, line in enumerate(game["board"])
+                for c, ch in enumerate(line)
+                if ch == "."
+            )
+            body = {"row": row, "col": col, "expected_move": game["move_count"]}
+            mover = (ann_api, bob_api)[seat]
+            game = mover.call("POST", f"/v1/games/{game['game_id']}/moves", body).json()["game"]
+            moved.add(seat)
+        assert bob_api.call("POST", f"/v1/games/{game['game_id']}/resign", {}).status == 200
+    deadline = time.monotonic() + 60
+    while (games := ann_api.call("GET", "/v1/me").json()["ratings"]["mine-duel"]["games"]) < 10:
+        assert time.monotonic() < deadline, f"only {games} rated games were applied"
+        time.sleep(0.2)
+
+    # An hour and a minute later (local clock): the tokens have expired, the pages refresh them
+    # and go on signed in; the leaderboard snapshot has run meanwhile.
+    advance_clock(stack, 3660)
+    # Each page learns that its token expired from one refused request, then refreshes it.
+    watch.allow_status.add(401)
+    nav(ann, "Leaderboard")
+    expect(ann.locator(".my-rank")).to_contain_text("Your rank: 1", timeout=WAIT_MS)
+    expect(ann.get_by_role("table")).to_contain_text("WebAnn")
+    expect(ann.locator("#who")).to_have_text("WebAnn")
+    axe_clean(ann, "the leaderboard")
+    shot(ann, "leaderboard")
+    nav(ann, "History")
+    history = ann.get_by_role("list", name="Finished games")
+    expect(history.get_by_role("listitem")).to_have_count(10)  # a page
+    expect(history.get_by_role("listitem").first).to_contain_text("won")  # newest first
+    ann.get_by_role("button", name="Older games").click()
+    expect(history.get_by_role("listitem")).to_have_count(12)
+    expect(history.get_by_role("listitem").last).to_contain_text("won")  # the quick pairing
+    expect(history.get_by_role("link", name="Replay")).to_have_count(12)
+    expect(ann.get_by_role("button", name="Older games")).to_be_hidden()
+    axe_clean(ann, "the history")
+    shot(ann, "history")
+    go(bob, stack, "#/players/WebBob")
+    expect(bob.get_by_role("img", name="Six-month trend")).to_be_visible()
+    expect(bob.get_by_role("list", name="Recent games").get_by_role("listitem")).to_have_count(10)
+    expect(bob.locator("#who")).to_have_text("WebBob")
+    axe_clean(bob, "a profile (phone)")
+    shot(bob, "profile", phone_too=False)
+    go(ann, stack, "#/players/WebBob")
+    shot(ann, "profile")
+    # A token about to expire is refreshed before it is sent (here: on reload).
+    token = "() => JSON.parse(localStorage.getItem('mineduel.session')).token"
+    go(ann, stack, "#/history")
+    before = ann.evaluate(token)
+    ann.evaluate(
+        """() => { const s = JSON.parse(localStorage.getItem('mineduel.session'));
+                   s.expires_at = Date.now() + 60000;
+                   localStorage.setItem('mineduel.session', JSON.stringify(s)); }"""
+    )
+    ann.reload()
+    expect(ann.get_by_role("list", name="Finished games").get_by_role("listitem")).to_have_count(10)
+    assert ann.evaluate(token) != before
+    go(ann, stack, "#/account")
+    expect(ann.get_by_role("heading", name="Your account")).to_be_visible()
+    ann.get_by_role("button", name="Sign out").click()
+    expect(ann.get_by_role("link", name="History")).to_be_hidden()
+    watch.assert_clean()
+    ann_context.close()
     bob_context.close()
+
+
+def test_a_guest_becomes_an_account_with_an_authenticator_a_picture_and_the_daily_duel(
+    stack: RunningStack, browser: Browser
+) -> None:
+    watch = Watch(allow=[r"/v1/push/vapid-key"])  # this server sends no notifications yet
+    context, page = new_page(browser, watch)
+    play_the_bot(page, stack, "Mine duel")
+    commit_on(page, 7, 7)
+    guest_game = page.url.rsplit("/", 1)[1]
+
+    # Sign up from the guest session: the guest's game comes along.
+    go(page, stack, "#/account")
+    expect(page.get_by_text("At least 12 characters")).to_be_visible()  # the password rule
+    page.get_by_label("Email").fill("cy@example.com")
+    page.get_by_label("Password").fill("short")
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.locator(".field-error:visible")).to_contain_text("Choose a stronger password")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    page.get_by_label("Confirmation code").fill("12")
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.locator(".field-error:visible")).to_contain_text("6 digits")
+    page.get_by_label("Confirmation code").fill("135790")
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("heading", name="Your account")).to_be_visible(timeout=WAIT_MS)
+    page.get_by_label("Username").fill("no spaces")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".field-error:visible")).to_contain_text("3 to 20 letters")
+    page.get_by_label("Username").fill("WebCy")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_text("Saved.")).to_be_visible()
+    go(page, stack, "#/")
+    expect(page.get_by_role("list", name="Your games")).to_contain_text("Mine duel")
+    expect(page.locator(f"a[href='#/game/{guest_game}']")).to_be_visible()
+
+    # A picture, from a file.
+    go(page, stack, "#/account")
+    picture = io.BytesIO()
+    Image.new("RGB", (64, 64), (200, 60, 40)).save(picture, format="PNG")
+    page.get_by_label("Picture").set_input_files(
+        {"name": "me.png", "mimeType": "image/png", "buffer": picture.getvalue()}
+    )
+    page.get_by_role("button", name="Upload picture").click()
+    expect(page.locator(".current-avatar img")).to_be_visible(timeout=WAIT_MS)
+
+    # Notifications: this server has no Web Push yet, and the page says so next to the box.
+    page.get_by_role("checkbox", name="Notifications").click()
+    expect(page.get_by_text("does not send notifications yet")).to_be_visible(timeout=WAIT_MS)
+    expect(page.get_by_role("checkbox", name="Notifications")).not_to_be_checked()
+
+    # The authenticator app: QR code and secret, a first code turns it on.
+    page.get_by_role("button", name="Set up an authenticator app").click()
+    expect(page.get_by_role("img", name="QR code")).to_be_visible()
+    secret = page.locator("#totp-secret").inner_text().strip()
+    assert re.fullmatch(r"[A-Za-z2-7]+", secret)
+    axe_clean(page, "the authenticator setup")
+    shot(page, "authenticator")
+    page.get_by_label("Authenticator code").fill(fresh_totp(secret))
+    page.get_by_role("button", name="Turn on").click()
+    expect(page.get_by_text("signing in now asks for your app's code")).to_be_visible()
+
+    # Sign out, and in again with the password and the app's code.
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("heading", name="Play MineDuel")).to_be_visible()
+    go(page, stack, "#/account")
+    page.get_by_label("Email").fill("cy@example.com")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Authenticator code").fill(fresh_totp(secret))
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Your account")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#who")).to_have_text("WebCy")
+
+    # The daily duel: play it (resign at once), then the day's table.
+    go(page, stack, "#/daily")
+    expect(page.get_by_text("There was no daily duel yesterday.")).to_be_visible()
+    page.get_by_role("button", name="Play today's duel").click()
+    expect(page.get_by_role("grid", name="Board")).to_be_visible(timeout=WAIT_MS)
+    commit_on(page, 0, 0)
+    wait_for_my_turn_or_end(page)
+    if status(page) == "active":
+        page.get_by_role("button", name="Resign").click()
+        page.get_by_role("button", name="Yes, resign").click()
+    expect(page.locator("#result")).to_be_visible(timeout=WAIT_MS)
+    expect(page.get_by_text("The whole field is shown once the day's duel is over")).to_be_visible()
+    go(page, stack, "#/daily")
+    expect(page.get_by_role("link", name="See your game")).to_be_visible()
+    axe_clean(page, "the daily duel")
+    shot(page, "daily")
+    watch.assert_clean()
+    context.close()
+
+
+def test_a_guest_the_server_no_longer_knows_becomes_a_new_guest_with_a_short_message(
+    stack: RunningStack, browser: Browser
+) -> None:
+    # The dead token's refusals: the socket's handshake and one request.
+    watch = Watch(allow=[r"/v1/games$", r"/v1/me/games", r"WebSocket connection to .*\.gone"])
+    context, page = new_page(browser, watch, viewport=PHONE)
+    go(page, stack, "#/")
+    page.evaluate(
+        """() => localStorage.setItem("mineduel.session", JSON.stringify({
+            kind: "guest", token: "mdg1." + "ab".repeat(16) + ".gone", name: "Guest ababab",
+            player_id: "guest-" + "ab".repeat(16)}))"""
+    )
+    page.reload()
+    page.get_by_role("button", name="Play the bot").click()
+    expect(page.get_by_role("grid", name="Board")).to_be_visible(timeout=WAIT_MS)
+    expect(page.get_by_role("status").filter(has_text="new guest")).to_be_visible()
+    expect(page.locator("#who")).not_to_contain_text("ababab")
+    expect(page.get_by_text("Something went wrong")).to_have_count(0)
+    watch.assert_clean()
+    context.close()

@@ -19,6 +19,7 @@ import boto3
 from mineduel_service.platform import clock
 from mineduel_service.platform.config import reset_config
 
+from .cognito_clock import follow_local_clock
 from .cors import Cors
 from .environments import EnvironmentPool
 from .lambda_service import LocalLambda, send_to_queue
@@ -167,6 +168,8 @@ def start_local_stack(
                 os.environ.setdefault(name, value)
             moto = EmbeddedMoto(host="127.0.0.1").start()
             stoppers.append(moto.stop)
+            # In this process, so its Cognito can stamp tokens by the local clock.
+            stoppers.append(follow_local_clock())
             endpoint = os.environ["AWS_ENDPOINT_URL"] = moto.endpoint_url
         provisioned = provision(template_path, region=region, stack_name=stack_name)
         provisioned.export_environment()
@@ -211,6 +214,8 @@ def start_local_stack(
         os.environ["AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI"] = os.environ[
             "AWS_ENDPOINT_URL_LAMBDA"
         ]
+        # The web client is served here (on AWS, by CloudFront): the share page links to it.
+        os.environ["WEB_APP_URL"] = os.environ["AWS_ENDPOINT_URL_LAMBDA"]
         reset_config()
         thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
         thread.start()

@@ -56,6 +56,7 @@ h1 { font-size: 1.7rem; line-height: 1.25; margin: .6rem 0 .3rem; overflow-wrap:
   margin-right: .4rem; vertical-align: -1px; }
 a { color: var(--accent); }
 code { font-size: .9em; overflow-wrap: anywhere; }
+.app { font-weight: 650; }
 """
 
 PAGE = Template(
@@ -113,7 +114,9 @@ $seats
 $analysis
 <p class="verify">Every move of this game can be checked without trusting the server:
 <a href="$verify" rel="nofollow">verification document</a>
-(<code>mineduel verify $verify_absolute</code>). Played $ended on a $board.</p>"""
+(<code>mineduel verify $verify_absolute</code>). Played $ended on a $board.</p>
+<p class="app"><a href="$replay">Watch the game move by move</a> ·
+<a href="$play">Play MineDuel</a></p>"""
 )
 
 SEAT = Template(

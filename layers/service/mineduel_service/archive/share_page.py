@@ -23,6 +23,7 @@ from ..games.current import current
 from ..games.errors import GameNotFound
 from ..games.record import GameRecord
 from ..platform.clock import parse_iso
+from ..platform.config import get_config
 from ..platform.observability import logger
 from . import analyses, share_chart
 from .share_html import (
@@ -159,6 +160,7 @@ def render(
     )
     url = f"{base}/share/{record.game_id}"
     verify = f"/v1/games/{record.game_id}/verify"
+    app = get_config().web_app_url  # the web client; empty: served from this same origin
     image = _image_tags(seats, result.get("winner"), base)
     head = SHARE_HEAD.substitute(
         url=text(url), title=text(headline), description=text(description), image=image
@@ -177,6 +179,8 @@ def render(
         ),
         verify=text(verify),
         verify_absolute=text(f"{base}{verify}" if base else verify),
+        replay=text(f"{app}/#/replay/{record.game_id}"),
+        play=text(f"{app}/#/"),
         ended=text(_day(summary["ended_at"])),
     )
     return PAGE.substitute(

@@ -23,6 +23,13 @@ class MonthCommitmentOut(_Response):
     commitment: str
 
 
+class DayTableLinkOut(_Response):
+    """A past day that had a daily duel, and where its table is."""
+
+    date: str
+    table: str
+
+
 class DailyOut(_Response):
     """Today's daily duel: its commitments, and the caller's game of the day."""
 
@@ -36,6 +43,9 @@ class DailyOut(_Response):
     played: bool = Field(description="Whether the caller has had today's attempt")
     game: GameSummaryOut | None = Field(description="The caller's game of the day")
     table: str = Field(description="The path of today's table")
+    yesterday: DayTableLinkOut | None = Field(
+        default=None, description="Yesterday's table, when there was a duel that day (else null)"
+    )
 
 
 class DailyEntryOut(_Response):

@@ -361,6 +361,9 @@ class GameSummaryOut(_Response):
     move_count: int
     my_seat: int | None
     daily: str | None = None
+    move_deadline_s: int | None = Field(
+        default=None, description="Time per move, in seconds (absent from older history entries)"
+    )
 
 
 class GameListOut(_Response):

@@ -16,6 +16,7 @@ from .store import (
     parse_day,
     parse_month,
     parse_play,
+    previous_day,
     today,
 )
 
@@ -25,12 +26,13 @@ def overview(caller: auth.Caller | None) -> dict[str, Any]:
     read of the caller's game when there is one)."""
     now = clock.now()
     day = today(now)
-    tomorrow, month = next_day(day), month_of(day)
+    tomorrow, yesterday, month = next_day(day), previous_day(day), month_of(day)
     wanted = [
         keys.daily_day(day),
         keys.daily_day(tomorrow),
         keys.daily_month(month),
         keys.daily_month(next_month(month)),
+        keys.daily_day(yesterday),
     ]
     if caller is not None:
         wanted.append(keys.daily_play(day, caller.player_id))
@@ -41,6 +43,7 @@ def overview(caller: auth.Caller | None) -> dict[str, Any]:
 
     the_day, the_month = item(keys.daily_day(day)), item(keys.daily_month(month))
     after, later = item(keys.daily_day(tomorrow)), item(keys.daily_month(next_month(month)))
+    before = item(keys.daily_day(yesterday))
     mine = item(keys.daily_play(day, caller.player_id)) if caller is not None else None
     game = None
     if mine is not None:
@@ -63,4 +66,8 @@ def overview(caller: auth.Caller | None) -> dict[str, Any]:
         "played": mine is not None,
         "game": game,
         "table": f"/v1/daily/{day}/table",
+        # Named only when that day had a duel, so a client asks for no table that is not there.
+        "yesterday": (
+            {"date": yesterday, "table": f"/v1/daily/{yesterday}/table"} if before else None
+        ),
     }

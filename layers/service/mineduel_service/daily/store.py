@@ -46,6 +46,11 @@ def next_day(day: str) -> str:
     return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
 
 
+def previous_day(day: str) -> str:
+    """The day before ``day``."""
+    return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+
+
 def next_month(month: str) -> str:
     """The month after ``month`` (``YYYY-MM``)."""
     year, number = int(month[:4]), int(month[5:7])

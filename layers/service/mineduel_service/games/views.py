@@ -115,4 +115,5 @@ def game_summary(record: GameRecord, my_seat: int | None = None) -> dict[str, An
         "move_count": state.move_count,
         "my_seat": my_seat,
         "daily": record.daily,
+        "move_deadline_s": record.move_deadline_s,
     }

@@ -41,6 +41,8 @@ class Config:
     live_endpoint: str = ""
     """The WebSocket API's management endpoint (``LIVE_API_ENDPOINT``), for the fan-out only."""
     event_bus_name: str = ""
+    # Where the web client is (the share page links back into it); empty: this same origin.
+    web_app_url: str = ""
     """The stack's own EventBridge bus (``EVENT_BUS_NAME``), for the fan-out only."""
 
     @property
@@ -99,6 +101,7 @@ def get_config() -> Config:
         export_bucket=os.environ.get("EXPORT_BUCKET", ""),
         live_endpoint=os.environ.get("LIVE_API_ENDPOINT", ""),
         event_bus_name=os.environ.get("EVENT_BUS_NAME", ""),
+        web_app_url=os.environ.get("WEB_APP_URL", "").rstrip("/"),
     )
 
 

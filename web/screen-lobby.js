@@ -1,0 +1,71 @@
+// #/lobby: open games of every variant, with their seats, time per move, whether rated, and
+// the creator's rating; it refreshes itself, and a signed-in player joins with one button.
+import { h, fill, errorSlot, act, when } from "./dom.js";
+import * as api from "./api.js";
+import * as session from "./session.js";
+import { VARIANTS } from "./variants.js";
+import { timePerMove } from "./words.js";
+import { avatar, playerLink } from "./people.js";
+
+const REFRESH_MS = 10000;
+
+export async function show(view) {
+  document.title = "Lobby · MineDuel";
+  const lists = {};
+  const updated = h("p", { class: "muted", "aria-live": "off" });
+  const sections = Object.entries(VARIANTS).map(([key, v]) => {
+    lists[key] = h("ul", { class: "list", "aria-label": `${v.name} games` });
+    return h("section", { class: "card", "aria-labelledby": `lobby-${key}` }, h("h2", { id: `lobby-${key}` }, v.name), lists[key]);
+  });
+  const signIn = session.signedIn() ? null : h("p", {}, "Joining a game needs an account: ", h("a", { href: "#/account" }, "sign in or sign up"), ". Guests play the bot.");
+  fill(view, h("h1", {}, "Lobby"), h("p", { class: "muted" }, "Games waiting for players. The list updates by itself."), signIn, updated, ...sections,
+    h("p", {}, h("a", { href: "#/" }, "Start a game of your own")));
+
+  async function load() {
+    const me = session.current();
+    await Promise.all(Object.keys(VARIANTS).map(async (key) => {
+      try {
+        const data = await api.get(`/v1/lobby?variant=${encodeURIComponent(key)}`);
+        const games = data.games.filter((g) => !me || !g.seats.some((s) => s.player_id === me.player_id));
+        fill(lists[key], games.length ? games.map((g) => item(g, key)) : h("li", { class: "muted" }, "Nobody is waiting right now."));
+      } catch (error) {
+        fill(lists[key], h("li", { class: "error-text" }, error.words));
+      }
+    }));
+    updated.textContent = `Updated ${when(new Date().toISOString())}.`;
+  }
+
+  function item(game, key) {
+    const creator = game.seats.find((s) => s.kind !== "open") || game.seats[0];
+    const taken = game.seats.filter((s) => s.kind !== "open").length;
+    const rating = h("span", { class: "rating" });
+    if (VARIANTS[key].rated) {
+      api.profile(creator.name).then((p) => {
+        const r = p && p.ratings && p.ratings[key];
+        if (r) rating.textContent = ` · rating ${r.rating}${r.provisional ? " (provisional)" : ""}`;
+      });
+    }
+    const slot = errorSlot();
+    return h("li", { "data-game": game.game_id },
+      h("span", { class: "lobby-game" }, avatar(creator.name, { kind: creator.kind }),
+        h("span", {}, playerLink(creator.name, creator.kind), rating,
+          h("br"), h("span", { class: "muted" }, [
+            `${taken} of ${game.seats.length} seats taken`,
+            game.move_deadline_s ? timePerMove(game.move_deadline_s) : null,
+            game.rated ? "rated" : "unrated",
+          ].filter(Boolean).join(" · ")))),
+      h("span", { class: "row" },
+        h("button", { type: "button", class: "primary", "aria-label": `Join ${creator.name}'s game`, onclick: (e) => {
+          if (!session.signedIn()) { location.hash = "#/account"; return; }
+          act(e.currentTarget, slot, async () => {
+            await api.post(`/v1/games/${game.game_id}/join`, {});
+            location.hash = `#/game/${game.game_id}`;
+          });
+        } }, "Join")),
+      slot);
+  }
+
+  await load();
+  const timer = setInterval(() => { if (document.visibilityState === "visible") load(); }, REFRESH_MS);
+  return () => clearInterval(timer);
+}
