@@ -1,0 +1,318 @@
+"""Read a public board into the numbers' demands, and settle what they alone prove.
+
+Every open number next to a covered cell is a *constraint*: its covered neighbours (a cell set,
+as bits: ``board_bits``) must hold exactly its *need* (the number less the flags around it).
+Before anything is counted, the cells that one number, or two numbers sharing at least two
+cells, prove mine or safe are *settled* and taken out of every constraint. This is purely
+local, hence sound whatever the global mine count: it changes no count, it only shrinks what
+is left to count (on real boards most covered cells next to numbers are such known mines).
+
+- One number: a need of 0 makes all its cells safe, a need equal to its cells all mines.
+- Two numbers A and B sharing cells I: the mines in I lie between
+  ``max(0, need_A - |A - I|, need_B - |B - I|)`` and ``min(|I|, need_A, need_B)``; from those
+  bounds the cells of ``A - I`` (and ``B - I``, and I itself) are sometimes all mines or all
+  safe.
+
+Settled cells leave every constraint (a mine lowers its need) and the constraints touched are
+looked at again, until nothing changes. A demand that can no longer be met raises
+``Inconsistent``.
+"""
+
+from __future__ import annotations
+
+from .board_bits import Grid, cells_of, grid, marks
+from .budget import Budget
+from .position import Position
+
+DIGIT_CHARS = "012345678"
+DIGITS = {str(d): d for d in range(9)}
+
+PAIRS = True
+
+READ_COST = 40
+"""A board's reading, in work units: the scans of its string (see ``budget``)."""
+
+
+class Inconsistent(ValueError):
+    """No mine layout fits the board (a number or the mine count cannot be met)."""
+
+
+class Settled:
+    """A board's constraints once local deduction has settled what it can.
+
+    ``numbers[k]`` is the cell of constraint ``k``, ``hidden[k]`` its covered cells not settled
+    (0 once it is met) and ``needs[k]`` the mines they still lack. ``mines`` and ``safe`` are
+    the covered cells settled (``safe`` includes the cells the seat knows safe), ``covered``
+    every covered cell, ``flags`` the flagged ones, ``mines_left`` the mines under covered cells.
+    """
+
+    __slots__ = (
+        "grid",
+        "covered",
+        "flags",
+        "mines",
+        "safe",
+        "numbers",
+        "hidden",
+        "needs",
+        "index",
+        "shown",
+        "mines_left",
+    )
+
+    grid: Grid
+    covered: int
+    flags: int
+    mines: int
+    safe: int
+    numbers: list[int]
+    hidden: list[int]
+    needs: list[int]
+    index: dict[int, int]  # cell of a number -> its constraint
+    shown: int  # the cells of every constraint's number
+    mines_left: int
+
+    @property
+    def known(self) -> int:
+        """Covered cells settled as mine or safe."""
+        return self.mines | self.safe
+
+    def copy(self) -> Settled:
+        """An independent copy (the masks are immutable integers; only the lists are copied)."""
+        twin = Settled.__new__(Settled)
+        twin.grid, twin.covered, twin.flags = self.grid, self.covered, self.flags
+        twin.mines, twin.safe, twin.mines_left = self.mines, self.safe, self.mines_left
+        twin.numbers, twin.hidden = list(self.numbers), list(self.hidden)
+        twin.needs, twin.index = list(self.needs), dict(self.index)
+        twin.shown = self.shown
+        return twin
+
+    def revealed(self, cell: int, number: int, budget: Budget | None = None) -> Settled:
+        """A settled copy for the board where covered ``cell`` opens showing ``number``.
+
+        What was settled stays settled (more information never undoes a sound deduction), so
+        only the new number and the numbers around ``cell`` are worked again: far cheaper
+        than reading the whole board anew.
+        """
+        bit = 1 << cell
+        if self.mines & bit:
+            raise Inconsistent(f"cell {cell} is a certain mine")
+        twin = self.copy()
+        twin.covered &= ~bit
+        twin.safe &= ~bit  # it is open now, no longer a covered safe cell
+        around = self.grid.around[cell]
+        work = []
+        if not self.known & bit:
+            for n in cells_of(around & self.shown):
+                k = twin.index[n]
+                if twin.hidden[k] & bit:
+                    twin.hidden[k] &= ~bit
+                    work.append(k)
+        need = number - (around & (self.flags | self.mines)).bit_count()
+        hidden = around & twin.covered & ~twin.known
+        k = len(twin.numbers)
+        twin.numbers.append(cell)
+        twin.hidden.append(hidden)
+        twin.needs.append(need)
+        twin.index[cell] = k
+        twin.shown |= bit
+        work.append(k)
+        twin.propagate(work, budget)
+        return twin
+
+    def propagate(self, work: list[int], budget: Budget | None = None) -> None:
+        """Settle what single numbers prove, starting from constraints ``work``, then what
+        pairs prove, until nothing changes; raise ``Inconsistent`` on an unmeetable demand."""
+        self.single(work, budget)
+        if PAIRS:
+            self.pairs(budget)
+
+    def single(self, work: list[int], budget: Budget | None) -> None:
+        """Settle the cells of numbers that need none or all of them, and of the numbers
+        those settle in turn: in rounds, each round's settled cells requeueing the numbers
+        around them (one grid dilation per round, not one per number)."""
+        hidden, needs, index, numbers = self.hidden, self.needs, self.index, self.numbers
+        dilate = self.grid.dilate
+        shown = self.shown
+        mines, safe = self.mines, self.safe
+        known = mines | safe
+        visits = 0
+        while work:
+            fresh = 0
+            for k in work:
+                h = hidden[k]
+                if h & known:
+                    needs[k] -= (h & mines).bit_count()
+                    h &= ~known
+                    hidden[k] = h
+                need = needs[k]
+                if not h:
+                    if need:
+                        raise Inconsistent(f"the number at cell {numbers[k]} cannot be met")
+                    continue
+                if need == 0:
+                    safe |= h
+                elif need == h.bit_count():
+                    mines |= h
+                    needs[k] = 0
+                elif not 0 < need < h.bit_count():
+                    raise Inconsistent(f"the number at cell {numbers[k]} cannot be met")
+                else:
+                    continue
+                known |= h
+                fresh |= h
+                hidden[k] = 0
+            visits += len(work)
+            if not fresh:
+                break
+            work = [j for n in cells_of(dilate(fresh) & shown) if hidden[j := index[n]]]
+        self.mines, self.safe = mines, safe
+        if budget is not None:
+            budget.spend(visits)
+
+    def pairs(self, budget: Budget | None) -> None:
+        """Apply the pair bounds (module docstring) to numbers sharing two cells or more."""
+        hidden, needs, index, numbers = self.hidden, self.needs, self.index, self.numbers
+        pending = [k for k in range(len(numbers) - 1, -1, -1) if hidden[k]]
+        waiting = set(pending)
+        active = sum(1 << numbers[k] for k in pending)
+        near = _near(self.grid)
+        tried = 0
+        while pending:
+            k = pending.pop()
+            waiting.discard(k)
+            h = hidden[k]
+            if not h:
+                continue
+            need, size = needs[k], h.bit_count()
+            for n in cells_of(near[numbers[k]] & active):
+                j = index[n]
+                if j in waiting:  # it checks this pair itself when its turn comes
+                    continue
+                other = hidden[j]
+                inner = h & other
+                shared = inner.bit_count()
+                tried += 1
+                if shared < 2 or not _pair_settles(need, size, needs[j], other.bit_count(), shared):
+                    continue
+                touched = self.pair(k, j)
+                for t in touched:
+                    if t not in waiting and hidden[t]:
+                        waiting.add(t)
+                        pending.append(t)
+                h = hidden[k]
+                if not h:
+                    break
+                need, size = needs[k], h.bit_count()
+        if budget is not None:
+            budget.spend(tried)
+
+    def pair(self, a: int, b: int) -> list[int]:
+        """Settle what numbers ``a`` and ``b`` prove together; the constraints that changed."""
+        set_a, set_b = self.hidden[a], self.hidden[b]
+        inner = set_a & set_b
+        only_a, only_b = set_a & ~inner, set_b & ~inner
+        need_a, need_b = self.needs[a], self.needs[b]
+        low = max(0, need_a - only_a.bit_count(), need_b - only_b.bit_count())
+        high = min(inner.bit_count(), need_a, need_b)
+        if low > high:
+            raise Inconsistent("two numbers contradict each other")
+        mines = safe = 0
+        for part, need in ((only_a, need_a), (only_b, need_b)):
+            if part and need - high == part.bit_count():
+                mines |= part
+            elif part and need - low == 0:
+                safe |= part
+        if low == high and inner and low in (0, inner.bit_count()):
+            if low:
+                mines |= inner
+            else:
+                safe |= inner
+        if mines & safe:
+            raise Inconsistent("a cell must be both a mine and safe")
+        return self.settle(mines, safe)
+
+    def settle(self, mines: int, safe: int) -> list[int]:
+        """Record cells as mines or safe and work the single rule from the numbers they touch;
+        return those numbers."""
+        fresh = (mines | safe) & ~self.known
+        if not fresh:
+            return []
+        if (mines & self.safe) or (safe & self.mines):
+            raise Inconsistent("a cell must be both a mine and safe")
+        self.mines |= mines
+        self.safe |= safe
+        index, hidden = self.index, self.hidden
+        touched = [
+            j for n in cells_of(self.grid.dilate(fresh) & self.shown) if hidden[j := index[n]] & fresh
+        ]
+        self.single(list(touched), None)
+        return touched
+
+
+def deduce(position: Position, budget: Budget | None = None) -> Settled:
+    """Every number's demand on its covered neighbours, with what they alone settle."""
+    area = grid(position.width, position.height)
+    text = position.text
+    around = area.around
+    covered = marks(text, ".")
+    flags = marks(text, "ABCDabcd") if position.flagged else 0
+    shown = marks(text, DIGIT_CHARS)
+    near_covered = area.dilate(covered)
+    _check_closed(text, area, shown & ~near_covered, flags)
+    open_numbers = shown & near_covered
+    numbers = cells_of(open_numbers)
+    hidden = [around[c] & covered for c in numbers]
+    if flags:
+        needs = [DIGITS[text[c]] - (around[c] & flags).bit_count() for c in numbers]
+    else:
+        needs = [DIGITS[text[c]] for c in numbers]
+    settled = Settled.__new__(Settled)
+    settled.grid, settled.covered, settled.flags = area, covered, flags
+    settled.mines = 0
+    settled.safe = sum(1 << c for c in position.safe)
+    settled.numbers, settled.hidden, settled.needs = numbers, hidden, needs
+    settled.index = {c: k for k, c in enumerate(numbers)}
+    settled.shown = open_numbers
+    settled.mines_left = position.mines_left
+    if budget is not None:
+        budget.spend(READ_COST + len(numbers))
+    settled.propagate(list(range(len(numbers) - 1, -1, -1)), budget)
+    return settled
+
+
+def _check_closed(text: str, area: Grid, closed: int, flags: int) -> None:
+    """Numbers with no covered neighbour must show exactly their flags: in bulk, a number
+    next to no flag must be a 0; the few next to flags are counted one by one."""
+    near_flags = area.dilate(flags) if flags else 0
+    if (closed & ~near_flags) & ~marks(text, "0"):
+        raise Inconsistent("a number has no covered neighbour left to hold its mines")
+    around = area.around
+    for cell in cells_of(closed & near_flags):
+        if DIGITS[text[cell]] != (around[cell] & flags).bit_count():
+            raise Inconsistent(f"the number at cell {cell} does not match its flags")
+
+
+def _pair_settles(need_a: int, size_a: int, need_b: int, size_b: int, inner: int) -> bool:
+    """Whether the overlap bounds of two numbers (sizes only) settle a cell or contradict."""
+    only_a, only_b = size_a - inner, size_b - inner
+    low = max(0, need_a - only_a, need_b - only_b)
+    high = min(inner, need_a, need_b)
+    return (
+        low > high
+        or (only_a > 0 and (need_a - high == only_a or need_a == low))
+        or (only_b > 0 and (need_b - high == only_b or need_b == low))
+        or (low == high and low in (0, inner))
+    )
+
+
+_NEAR: dict[Grid, tuple[int, ...]] = {}
+
+
+def _near(area: Grid) -> tuple[int, ...]:
+    """Per cell, the other cells within two steps (the numbers that can share its cells)."""
+    found = _NEAR.get(area)
+    if found is None:
+        found = tuple(area.dilate(area.dilate(1 << c)) & ~(1 << c) for c in range(len(area.around)))
+        _NEAR[area] = found
+    return found
