@@ -33,6 +33,68 @@ class Grid:
         wide = tall | ((tall << 1) & self.not_first_col) | ((tall >> 1) & self.not_last_col)
         return wide & self.full
 
+    def counts(self, cells: int) -> Planes:
+        """For every cell at once, how many of its neighbours are in ``cells`` (0 to 8), as
+        four bit planes: the eight shifted copies of the set summed by bitwise adders."""
+        if not cells:
+            return ZERO
+        width, full = self.width, self.full
+        first, last = self.not_first_col, self.not_last_col
+        below = cells >> width
+        above = (cells << width) & full
+        a, b, c = cells >> 1 & last, (cells << 1) & first, below >> 1 & last
+        d, e, f = (below << 1) & first, above >> 1 & last, (above << 1) & first
+        # a full adder per three copies, a half adder for the last two, then the carries
+        t = a ^ b
+        s1, c1 = t ^ c, (a & b) | (t & c)
+        t = d ^ e
+        s2, c2 = t ^ f, (d & e) | (t & f)
+        s3, c3 = below ^ above, below & above
+        t = s1 ^ s2
+        b0, c4 = t ^ s3, (s1 & s2) | (t & s3)
+        t = c1 ^ c2
+        t1, c5 = t ^ c3, (c1 & c2) | (t & c3)
+        b1, c6 = t1 ^ c4, t1 & c4
+        return b0, b1, c5 ^ c6, c5 & c6
+
+
+Planes = tuple[int, int, int, int]
+"""A small number (0 to 15) per cell: bit ``i`` of every cell's number is in plane ``i``."""
+
+ZERO: Planes = (0, 0, 0, 0)
+
+
+def plus(x: Planes, y: Planes) -> Planes:
+    """Cell by cell ``x + y`` (the sums must stay below 16)."""
+    a0, a1, a2, a3 = x
+    b0, b1, b2, b3 = y
+    t = a0 ^ b0
+    carry = a0 & b0
+    s0 = t
+    t = a1 ^ b1
+    s1, carry = t ^ carry, (a1 & b1) | (t & carry)
+    t = a2 ^ b2
+    s2, carry = t ^ carry, (a2 & b2) | (t & carry)
+    return s0, s1, s2, a3 ^ b3 ^ carry
+
+
+def differ(x: Planes, y: Planes) -> int:
+    """The cells where ``x`` and ``y`` differ."""
+    return (x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])
+
+
+def below(x: Planes, y: Planes) -> int:
+    """The cells where ``x < y`` (the borrow out of ``x - y``)."""
+    borrow = ~x[0] & y[0]
+    for a, b in ((x[1], y[1]), (x[2], y[2]), (x[3], y[3])):
+        borrow = (~a & b) | (~(a ^ b) & borrow)
+    return borrow
+
+
+def nonzero(x: Planes) -> int:
+    """The cells whose number is not 0."""
+    return x[0] | x[1] | x[2] | x[3]
+
 
 @lru_cache(maxsize=16)
 def grid(width: int, height: int) -> Grid:

@@ -20,17 +20,17 @@ looked at again, until nothing changes. A demand that can no longer be met raise
 
 from __future__ import annotations
 
-from .board_bits import Grid, cells_of, grid, marks
+from .board_bits import Grid, below, cells_of, differ, grid, marks, nonzero, plus
 from .budget import Budget
 from .position import Position
 
 DIGIT_CHARS = "012345678"
 DIGITS = {str(d): d for d in range(9)}
 
-PAIRS = True
-
 READ_COST = 40
 """A board's reading, in work units: the scans of its string (see ``budget``)."""
+ROUND_COST = 10
+"""One round of the single rule over the whole board, in work units."""
 
 
 class Inconsistent(ValueError):
@@ -117,15 +117,8 @@ class Settled:
         twin.index[cell] = k
         twin.shown |= bit
         work.append(k)
-        twin.propagate(work, budget)
+        twin.single(work, budget)
         return twin
-
-    def propagate(self, work: list[int], budget: Budget | None = None) -> None:
-        """Settle what single numbers prove, starting from constraints ``work``, then what
-        pairs prove, until nothing changes; raise ``Inconsistent`` on an unmeetable demand."""
-        self.single(work, budget)
-        if PAIRS:
-            self.pairs(budget)
 
     def single(self, work: list[int], budget: Budget | None) -> None:
         """Settle the cells of numbers that need none or all of them, and of the numbers
@@ -170,42 +163,60 @@ class Settled:
         if budget is not None:
             budget.spend(visits)
 
-    def pairs(self, budget: Budget | None) -> None:
-        """Apply the pair bounds (module docstring) to numbers sharing two cells or more."""
+    def pairs(self, among: list[int], budget: Budget | None) -> bool:
+        """Apply the pair bounds (module docstring) to numbers sharing two cells or more,
+        starting from constraints ``among``; True if a cell was settled.
+
+        The numbers sharing two of a number's cells are found from the cells themselves: a
+        number next to two of them is one that reaches the second ``around`` set after the first.
+        """
         hidden, needs, index, numbers = self.hidden, self.needs, self.index, self.numbers
-        pending = [k for k in range(len(numbers) - 1, -1, -1) if hidden[k]]
-        waiting = set(pending)
-        active = sum(1 << numbers[k] for k in pending)
-        near = _near(self.grid)
+        around = self.grid.around
+        pending = [k for k in reversed(among) if hidden[k]]
+        waiting = 0  # the numbers (cells) queued: each checks its pairs when its turn comes
+        for k in pending:
+            waiting |= 1 << numbers[k]
+        active = self.shown
+        known = self.known
         tried = 0
         while pending:
             k = pending.pop()
-            waiting.discard(k)
+            me = 1 << numbers[k]
+            waiting &= ~me
             h = hidden[k]
             if not h:
                 continue
-            need, size = needs[k], h.bit_count()
-            for n in cells_of(near[numbers[k]] & active):
-                j = index[n]
-                if j in waiting:  # it checks this pair itself when its turn comes
-                    continue
+            once = twice = 0
+            for x in cells_of(h):
+                near = around[x]
+                twice |= once & near
+                once |= near
+            partners = twice & active & ~waiting & ~me
+            tried += 1
+            while partners:
+                low = partners & -partners
+                partners ^= low
+                j = index[low.bit_length() - 1]
                 other = hidden[j]
-                inner = h & other
-                shared = inner.bit_count()
-                tried += 1
-                if shared < 2 or not _pair_settles(need, size, needs[j], other.bit_count(), shared):
+                if not other:
                     continue
-                touched = self.pair(k, j)
-                for t in touched:
-                    if t not in waiting and hidden[t]:
-                        waiting.add(t)
+                tried += 1
+                shared = (h & other).bit_count()
+                if shared < 2 or not _pair_settles(
+                    needs[k], h.bit_count(), needs[j], other.bit_count(), shared
+                ):
+                    continue
+                for t in self.pair(k, j):
+                    bit = 1 << numbers[t]
+                    if not waiting & bit and hidden[t]:
+                        waiting |= bit
                         pending.append(t)
                 h = hidden[k]
                 if not h:
                     break
-                need, size = needs[k], h.bit_count()
         if budget is not None:
             budget.spend(tried)
+        return self.known != known
 
     def pair(self, a: int, b: int) -> list[int]:
         """Settle what numbers ``a`` and ``b`` prove together; the constraints that changed."""
@@ -251,46 +262,59 @@ class Settled:
 
 
 def deduce(position: Position, budget: Budget | None = None) -> Settled:
-    """Every number's demand on its covered neighbours, with what they alone settle."""
+    """Every number's demand on its covered neighbours, with what they alone settle.
+
+    The single rule runs over the whole board at once, in rounds: per cell, how many
+    neighbours are unsettled covered cells and how many are known mines (``Grid.counts``, bit
+    planes), so a number's need and size are compared for every number in a few dozen integer
+    operations. A round settles the cells of every number that needs none or all of them; the
+    rounds stop when one settles nothing. Only the numbers left with a choice become
+    constraints (``Settled.numbers``) for the pair rule and the counting.
+    """
     area = grid(position.width, position.height)
     text = position.text
-    around = area.around
     covered = marks(text, ".")
     flags = marks(text, "ABCDabcd") if position.flagged else 0
     shown = marks(text, DIGIT_CHARS)
-    near_covered = area.dilate(covered)
-    _check_closed(text, area, shown & ~near_covered, flags)
-    open_numbers = shown & near_covered
-    numbers = cells_of(open_numbers)
-    hidden = [around[c] & covered for c in numbers]
-    if flags:
-        needs = [DIGITS[text[c]] - (around[c] & flags).bit_count() for c in numbers]
-    else:
-        needs = [DIGITS[text[c]] for c in numbers]
+    digits = (marks(text, "1357"), marks(text, "2367"), marks(text, "4567"), marks(text, "8"))
+    safe = sum(1 << c for c in position.safe)
+    unknown = covered & ~safe
+    known_mines = flags
+    rounds = 0
+    while True:
+        rounds += 1
+        around_unknown = area.counts(unknown)
+        around_mines = area.counts(known_mines)
+        live = shown & nonzero(around_unknown)
+        full = live & ~differ(digits, plus(around_unknown, around_mines))
+        empty = live & ~differ(digits, around_mines)
+        grow_mines = area.dilate(full) & unknown if full else 0
+        grow_safe = area.dilate(empty) & unknown if empty else 0
+        if not (grow_mines | grow_safe):
+            break
+        if grow_mines & grow_safe:
+            raise Inconsistent("a cell must be both a mine and safe")
+        known_mines |= grow_mines
+        safe |= grow_safe
+        unknown &= ~(grow_mines | grow_safe)
+    reach = plus(around_unknown, around_mines)
+    if shown & (below(digits, around_mines) | below(reach, digits)):
+        raise Inconsistent("a number cannot be met")
+    around = area.around
+    numbers = cells_of(live)
     settled = Settled.__new__(Settled)
     settled.grid, settled.covered, settled.flags = area, covered, flags
-    settled.mines = 0
-    settled.safe = sum(1 << c for c in position.safe)
-    settled.numbers, settled.hidden, settled.needs = numbers, hidden, needs
-    settled.index = {c: k for k, c in enumerate(numbers)}
-    settled.shown = open_numbers
+    settled.mines = known_mines & ~flags
+    settled.safe = safe
+    settled.numbers = numbers
+    settled.hidden = [around[c] & unknown for c in numbers]
+    settled.needs = [DIGITS[text[c]] - (around[c] & known_mines).bit_count() for c in numbers]
+    settled.index = dict(zip(numbers, range(len(numbers)), strict=True))
+    settled.shown = live
     settled.mines_left = position.mines_left
     if budget is not None:
-        budget.spend(READ_COST + len(numbers))
-    settled.propagate(list(range(len(numbers) - 1, -1, -1)), budget)
+        budget.spend(READ_COST + ROUND_COST * rounds + len(numbers))
     return settled
-
-
-def _check_closed(text: str, area: Grid, closed: int, flags: int) -> None:
-    """Numbers with no covered neighbour must show exactly their flags: in bulk, a number
-    next to no flag must be a 0; the few next to flags are counted one by one."""
-    near_flags = area.dilate(flags) if flags else 0
-    if (closed & ~near_flags) & ~marks(text, "0"):
-        raise Inconsistent("a number has no covered neighbour left to hold its mines")
-    around = area.around
-    for cell in cells_of(closed & near_flags):
-        if DIGITS[text[cell]] != (around[cell] & flags).bit_count():
-            raise Inconsistent(f"the number at cell {cell} does not match its flags")
 
 
 def _pair_settles(need_a: int, size_a: int, need_b: int, size_b: int, inner: int) -> bool:
@@ -304,15 +328,3 @@ def _pair_settles(need_a: int, size_a: int, need_b: int, size_b: int, inner: int
         or (only_b > 0 and (need_b - high == only_b or need_b == low))
         or (low == high and low in (0, inner))
     )
-
-
-_NEAR: dict[Grid, tuple[int, ...]] = {}
-
-
-def _near(area: Grid) -> tuple[int, ...]:
-    """Per cell, the other cells within two steps (the numbers that can share its cells)."""
-    found = _NEAR.get(area)
-    if found is None:
-        found = tuple(area.dilate(area.dilate(1 << c)) & ~(1 << c) for c in range(len(area.around)))
-        _NEAR[area] = found
-    return found

@@ -26,7 +26,6 @@ optional ``Budget`` (``budget``): past it, ``TooHard``, never a long wait.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from math import comb
 
 from .board_bits import cells_of, grid
@@ -53,6 +52,11 @@ __all__ = [
 
 Poly = list[int]
 """Layout counts by mine total: ``poly[t]`` layouts hold ``t`` mines."""
+
+PAIRS_FROM = 8
+"""Components of more groups than this get the pair rule (``deduction``) before they are
+counted: it splits them and settles cells, which pays on large ones; smaller ones are listed
+outright, which finds the same cells for less."""
 
 COMBINE_COST = 8
 """Work units per component and total weighed in the combination."""
@@ -94,6 +98,11 @@ def solve_settled(
 ) -> Solution:
     """Count a board from its deduction (see ``solve``)."""
     parts, frontier = split(settled, budget)
+    big = [part for part in parts if len(part.sigs) > PAIRS_FROM]
+    if big:
+        index = settled.index
+        if settled.pairs([index[n] for part in big for n in part.needs], budget):
+            parts, frontier = split(settled, budget)
     left = settled.mines_left - settled.mines.bit_count()
     if left < 0:
         raise Inconsistent("the numbers need more mines than are left")
@@ -110,22 +119,22 @@ def solve_settled(
     fixed_mines, fixed_ways = 0, 1
     varying: list[Counted] = []
     for comp in comps:
-        nonzero = [t for t, c in enumerate(comp.totals) if c]
-        if len(nonzero) != 1:
-            if not nonzero:
+        totals = comp.totals
+        spread = len(totals) - totals.count(0)  # totals end with their last nonzero count
+        if spread != 1:
+            if not spread:
                 raise Inconsistent("no mine layout fits the board and the mine count")
             varying.append(comp)
             continue
-        t = nonzero[0]
+        t = len(totals) - 1
         fixed_mines += t
-        ways_t = comp.totals[t]
+        ways_t = totals[t]
         fixed_ways *= ways_t
         for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals, strict=True):
             result.add(cells, mined[t], ways_t * size)
     rest = left - fixed_mines
     if rest < 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
-    ways = _binomials(free, rest)
     # prefix[i] counts varying components before i, suffix[i] those from i on, by mine total
     prefix: list[Poly] = [[1]]
     for comp in varying:
@@ -135,25 +144,31 @@ def solve_settled(
         suffix.append(_convolve(suffix[-1], comp.totals, rest))
     suffix.reverse()
     everything = prefix[-1]
-    scaled = sum(c * ways[rest - t] for t, c in enumerate(everything))
+    low = next((t for t, c in enumerate(everything) if c), len(everything))
+    if low > rest:
+        raise Inconsistent("no mine layout fits the board and the mine count")
+    # ways[t]: the layouts of the free cells when the components hold t mines, C(free, rest - t),
+    # for the totals the components can reach (one binomial, then a step per total)
+    ways = [0] * low + _binomial_window(free, rest, low, len(everything) - 1)
+    scaled = sum(c * w for c, w in zip(everything, ways, strict=True) if c)
     if scaled == 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
     for index, comp in enumerate(varying):
         others = _convolve(prefix[index], suffix[index + 1], rest)
-        spread = [(j, c) for j, c in enumerate(others) if c]
+        spread_of = [(j, c) for j, c in enumerate(others) if c]
+        reach = len(ways)
         worth = [
-            sum(c * ways[rest - t - j] for j, c in spread if j <= rest - t)
-            if n and t <= rest
-            else 0
+            sum(c * ways[t + j] for j, c in spread_of if t + j < reach) if n else 0
             for t, n in enumerate(comp.totals)
         ]
         for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals, strict=True):
-            total = sum(w * m for w, m in zip(worth, mined) if w and m)
+            total = sum(w * m for w, m in zip(worth, mined) if m)
             result.add(cells, total, scaled * size)
     if free:
-        fewer = _binomials(free - 1, rest)
-        loose = sum(c * fewer[rest - t - 1] for t, c in enumerate(everything) if rest > t)
-        result.add(free_cells, loose, scaled)
+        # each free cell holds a mine in C(free - 1, rest - t - 1) = C(free, rest - t) * (rest - t)
+        # / free of the free layouts
+        loose = sum(c * w * (rest - t) for t, (c, w) in enumerate(zip(everything, ways)) if c)
+        result.add(free_cells, loose, scaled * free)
     return Solution(
         result.mine,
         tuple(sorted(result.certain)),
@@ -211,10 +226,18 @@ def _convolve(a: Poly, b: Poly, limit: int) -> Poly:
     return out
 
 
-@lru_cache(maxsize=256)
-def _binomials(n: int, upto: int) -> tuple[int, ...]:
-    """``C(n, x)`` for ``x`` in ``0..upto`` (the same rows recur across a game's boards)."""
-    return tuple(comb(n, x) for x in range(upto + 1))
+def _binomial_window(n: int, rest: int, low: int, high: int) -> list[int]:
+    """``C(n, rest - t)`` for ``t`` in ``low..high`` (0 where ``rest - t`` is negative): one
+    binomial, then one multiplication and one exact division per step."""
+    high = min(high, rest)
+    k = rest - high
+    value = comb(n, k)
+    row = [value]
+    for k in range(rest - high, rest - low):
+        value = value * (n - k) // (k + 1)
+        row.append(value)
+    row.reverse()  # row[i] is C(n, rest - low - i)
+    return row
 
 
 def reveal(position: Position, cell: int, number: int) -> Position:
