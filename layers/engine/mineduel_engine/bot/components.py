@@ -6,83 +6,95 @@ cell's numbers are simply its neighbours among the numbers still open, so a grou
 *signature*) is one AND of two cell sets. Groups linked through shared numbers form
 *components*, independent of one another except through the global mine count; they are
 found by merging the groups' number sets, no walk over cells.
+
+For the counting, a component's numbers are also written as *packed counts*: one five-bit
+field per number, at the number's cell (``board_bits.FIELD``). A group then touches its numbers
+through one integer (1 in each of their fields), so taking ``m`` mines in it is one
+subtraction from the numbers' remaining needs, whatever the group's shape.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board_bits import cells_of
+from .board_bits import FIELD, cells_of
 from .budget import Budget
 from .deduction import Settled
+
+NEED = 15
+"""The mask of one packed field's value (four bits)."""
 
 
 @dataclass(slots=True)
 class Part:
-    """One component: per group its numbers (``sigs``: the numbers' cells as bits, and
-    ``numbers``: the same as a list), its cells (bits) and their count; ``needs`` maps each
-    number's cell to the mines it still lacks.
+    """One component.
+
+    Per group: ``sigs`` its numbers (their cells, as bits), ``cells`` its cells, ``sizes``
+    their count, ``touch`` its numbers as packed fields (1 in each). For the component:
+    ``numbers`` its numbers (cells, as bits), ``fields`` the same packed, ``needs`` each
+    number's remaining need in its field.
     """
 
     sigs: list[int]
-    numbers: list[list[int]]
-    cells: list[int]
+    cells: list[list[int]]
     sizes: list[int]
-    needs: dict[int, int]
+    touch: list[int]
+    numbers: int
+    fields: int
+    needs: int
 
     def key(self, settled: Settled) -> frozenset[tuple[int, int]]:
         """What fixes the component's count: its numbers' cell sets and needs."""
-        index, hidden = settled.index, settled.hidden
-        return frozenset((hidden[index[n]], need) for n, need in self.needs.items())
-
-    def touching(self) -> dict[int, list[int]]:
-        """Per number (its cell), the groups next to it, in order."""
-        found: dict[int, list[int]] = {n: [] for n in self.needs}
-        for g, numbers in enumerate(self.numbers):
-            for n in numbers:
-                found[n].append(g)
-        return found
+        index, hidden, needs = settled.index, settled.hidden, settled.needs
+        return frozenset(
+            (hidden[k], needs[k]) for k in (index[n] for n in cells_of(self.numbers))
+        )
 
 
 def split(settled: Settled, budget: Budget | None = None) -> tuple[list[Part], int]:
     """The components of a settled board, and every covered cell next to an open number."""
     hidden, numbers, needs = settled.hidden, settled.numbers, settled.needs
-    active = frontier = 0
+    active = frontier = packed = needed = 0
     for k, h in enumerate(hidden):
         if h:
-            active |= 1 << numbers[k]
+            cell = numbers[k]
+            active |= 1 << cell
             frontier |= h
+            packed |= 1 << (FIELD * cell)
+            needed |= needs[k] << (FIELD * cell)
     if not frontier:
         return [], 0
-    around = settled.grid.around
-    by_sig: dict[int, int] = {}
+    area = settled.grid
+    around, fields = area.around, area.fields
+    by_sig: dict[int, list[int]] = {}
     for cell in cells_of(frontier):
         sig = around[cell] & active
-        by_sig[sig] = by_sig.get(sig, 0) | (1 << cell)
+        group = by_sig.get(sig)
+        if group is None:
+            by_sig[sig] = [cell]
+        else:
+            group.append(cell)
     linked: list[int] = []  # the numbers of each component so far
     for sig in by_sig:
         kept = []
         for found in linked:
             if found & sig:
-                sig |= found
+                sig |= found  # noqa: PLW2901 (the group's numbers grow into its component's)
             else:
                 kept.append(found)
         kept.append(sig)
         linked = kept
     if budget is not None:
         budget.spend(frontier.bit_count() + len(by_sig) * (1 + len(linked)))
-    index = settled.index
     parts: list[Part] = []
-    for numbers_mask in linked:
-        sigs = [sig for sig in by_sig if sig & numbers_mask]
+    for mask in linked:
+        sigs = list(by_sig) if len(linked) == 1 else [sig for sig in by_sig if sig & mask]
         cells = [by_sig[sig] for sig in sigs]
+        touch = [fields[group[0]] & packed for group in cells]
+        ones = 0
+        for t in touch:
+            ones |= t
         parts.append(
-            Part(
-                sigs,
-                [cells_of(sig) for sig in sigs],
-                cells,
-                [c.bit_count() for c in cells],
-                {n: needs[index[n]] for n in cells_of(numbers_mask)},
-            )
+            Part(sigs, cells, [len(c) for c in cells], touch, mask, ones, needed & ones * NEED)
         )
     return parts, frontier

@@ -7,12 +7,14 @@ these two are all the combination needs, and they depend on the component alone 
 board that shares the component reuses them).
 
 **The frontier programme.** Groups are taken in a narrow order (``ordering``); the state after
-a group is the remaining need of every *open* number (touched, not yet finished). States are
-packed into one integer, five bits per open number (four for the need, at most 8, and a guard
-bit), so a group's move is a subtraction and its checks are masks: a need going negative
-clears its guard bit, and a number left needing more than the cells still to come can give it
-fails one comparison done for all numbers at once. A finished number's field must reach 0, and
-its slot is then free for a number opened later.
+a group is the remaining need of every number of the component, packed into one integer with
+one five-bit field per number (``components``: four bits for the need, at most 8, and a guard
+bit). A group's move is then a subtraction of ``m`` times its ``touch`` and its checks are
+masks: a need going negative clears its guard bit, and a number left needing more than the
+cells still to come can give it fails one comparison done for all numbers at once (what each
+number can still get is itself one packed integer per step, so a finished number must reach
+0). States that agree on every open number are one state, however the numbers are spread over
+the board.
 
 Each state carries its layouts by mine total as one big integer, coefficient ``t`` in bits
 ``t*w .. t*w+w-1`` (Kronecker substitution; ``w`` is wide enough that no coefficient spills
@@ -24,8 +26,9 @@ forward and backward polynomials per state gives every group's mines by total. S
 marginals come from one forward and one backward sweep.
 
 **Listing.** A component that fits few layouts (most on real boards) is cheaper listed outright
-by a bounded depth-first search: past ``LISTED_NODES`` search steps the listing gives up and
-the programme counts it.
+by a bounded depth-first search through the same packed states, each search step returning
+its completions by mine total (so a group's mines are summed once per step, not once per
+layout): past ``LISTED_NODES`` steps the listing gives up and the programme counts it.
 """
 
 from __future__ import annotations
@@ -34,12 +37,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
+from .board_bits import FIELD
 from .budget import Budget
 from .components import Part
 from .ordering import frontier_order
 
-FIELD = 5
-"""Bits per open number in a packed state: four for its need (at most 8), one guard bit."""
 NEED_MASK = 15
 GUARD = 16
 
@@ -55,11 +57,11 @@ that gives up is work thrown away on exactly the boards that cost most."""
 
 @dataclass(slots=True)
 class Counted:
-    """A component's count (module docstring): per group its cells (bits) and their number;
+    """A component's count (module docstring): per group its cells and their number;
     ``totals[t]`` layouts with ``t`` mines; ``marginals[g][t]`` group ``g``'s mines summed
     over them."""
 
-    cells: list[int]
+    cells: list[list[int]]
     sizes: list[int]
     totals: list[int]
     marginals: list[list[int]]
@@ -76,7 +78,7 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
     if len(part.sigs) == 1:
         return _lone(part, limit)
     if len(part.sigs) <= LISTED_GROUPS:
-        listed = _listed(part, limit, budget)
+        listed = _listed(part, _scan_order(part.sigs), limit, budget)
         if listed is not None:
             return listed
     return _programme(part, frontier_order(part, budget), limit, budget)
@@ -85,60 +87,59 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
 def _lone(part: Part, limit: int) -> Counted:
     """A group alone in its component: every one of its numbers fixes its mine count."""
     size = part.sizes[0]
-    needs = set(part.needs.values())
-    need = needs.pop()
-    if needs or need > min(size, limit):
+    shift = (part.fields & -part.fields).bit_length() - 1
+    need = (part.needs >> shift) & NEED_MASK
+    if part.needs != need * part.fields or need > min(size, limit):
         return Counted(part.cells, part.sizes, [], [[]])
     ways = comb(size, need)
     return Counted(part.cells, part.sizes, [0] * need + [ways], [[0] * need + [need * ways]])
 
 
-Step = tuple[int, int, int, int, int]
-"""A group's move, precomputed: (cells, needs added for the numbers it opens, one per number
-it touches, the shift of a number it finishes or -1, what each open number can still get)."""
+Step = tuple[int, int, int, int, int, tuple[int, ...]]
+"""A group's move, precomputed: (cells, its touch, the touch's guard bits, what each number
+can still get after it with every guard bit set, the shift of a number it finishes or -1, the
+binomials of its cells)."""
 
 
-def _plan(part: Part, order: list[int]) -> tuple[list[Step], int]:
-    """The programme's steps for ``order``, and the guard bits of every slot used."""
-    numbers, sizes, needs = part.numbers, part.sizes, part.needs
-    last: dict[int, int] = {}
-    remaining = dict.fromkeys(needs, 0)
-    for i, g in enumerate(order):
-        for n in numbers[g]:
-            last[n] = i
-            remaining[n] += sizes[g]
-    slot: dict[int, int] = {}
-    free: list[int] = []
-    slots = 0
-    plan: list[Step] = []
-    for i, g in enumerate(order):
+def _steps(part: Part, order: list[int]) -> tuple[list[Step], int]:
+    """The moves of ``order``'s groups, and the guard bits of the component's numbers."""
+    touch, sizes = part.touch, part.sizes
+    ones = part.fields
+    guards = ones << 4
+    room = 0  # per number, the cells of its groups still to come
+    for size, t in zip(sizes, touch, strict=True):
+        room += size * t
+    steps: list[Step] = []
+    for g in order:
+        t = touch[g]
         size = sizes[g]
-        add = touch = 0
-        close = -1
-        closing = []
-        for n in numbers[g]:
-            s = slot.get(n)
-            if s is None:
-                if free:
-                    s = free.pop()
-                else:
-                    s = slots
-                    slots += 1
-                slot[n] = s
-                add += needs[n] << (FIELD * s)
-            touch += 1 << (FIELD * s)
-            remaining[n] -= size
-            if last[n] == i:
-                close = FIELD * s
-                closing.append(n)
-        for n in closing:
-            free.append(slot.pop(n))
-        cap = 0
-        for n, s in slot.items():
-            cap += min(remaining[n], NEED_MASK) << (FIELD * s)
-        plan.append((size, add, touch, close, cap))
-    guards = sum(GUARD << (FIELD * s) for s in range(slots))
-    return plan, guards
+        room -= size * t
+        capped = room | guards
+        finished = (t << 4) & ~((capped - ones) & guards)  # touched, and nothing to come
+        close = (finished & -finished).bit_length() - 5 if finished else -1
+        steps.append((size, t, t << 4, capped, close, binomials(size)))
+    return steps, guards
+
+
+def _scan_order(sigs: list[int]) -> list[int]:
+    """The groups from the first, each pass over the rest taking those that share a number
+    with the ones taken (close to breadth-first, without building an adjacency)."""
+    order = [0]
+    reached = sigs[0]
+    rest = list(range(1, len(sigs)))
+    while rest:
+        left = []
+        for g in rest:
+            if sigs[g] & reached:
+                order.append(g)
+                reached |= sigs[g]
+            else:
+                left.append(g)
+        if len(left) == len(rest):  # (a part is connected: this cannot happen)
+            order += left
+            break
+        rest = left
+    return order
 
 
 Record = list[tuple[int, int, list[tuple[int, int]]]]
@@ -147,29 +148,25 @@ Record = list[tuple[int, int, list[tuple[int, int]]]]
 
 def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted:
     """Count ``part`` by the frontier programme over ``order`` (module docstring)."""
-    plan, guards = _plan(part, order)
+    steps, guards = _steps(part, order)
     cells = sum(part.sizes)
     width = cells + 4  # a coefficient is below 8 * 2**cells: it never reaches the next one
     cap_mask = (1 << ((limit + 1) * width)) - 1
     if budget is not None:
-        budget.spend(len(plan) * 4)
-    layer: dict[int, int] = {0: 1}
+        budget.spend(len(steps) * 4)
+    layer: dict[int, int] = {part.needs: 1}
     records: list[Record] = []
     so_far = 0
-    for size, add, touch, close, cap in plan:
-        weights = binomials(size)
-        high_touch = touch << 4
-        capped = cap | guards
+    for size, touch, high_touch, capped, close, weights in steps:
         nxt: dict[int, int] = {}
         record: Record = []
         room = budget.left if budget is not None else -1
         spent = 0
         for state, poly in layer.items():
-            ext = state + add
-            guarded = ext | guards
+            guarded = state | guards
             moves: list[tuple[int, int]] = []
             if close >= 0:
-                m = (ext >> close) & NEED_MASK
+                m = (state >> close) & NEED_MASK
                 if m <= size:
                     x = guarded - m * touch
                     if x & high_touch == high_touch:
@@ -201,30 +198,21 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
         records.append(record)
         layer = nxt
     final = layer.get(0, 0)
-    mask = (1 << width) - 1
-    totals = [(final >> (t * width)) & mask for t in range(min(limit, cells) + 1)]
-    while totals and not totals[-1]:
-        totals.pop()
-    marginals = _backward(plan, records, width, limit, budget)
-    low = next((t for t, c in enumerate(totals) if c), len(totals))
-    by_group: list[list[int]] = [[]] * len(order)
-    for i, g in enumerate(order):
-        total = marginals[i]
-        by_group[g] = [0] * low + [(total >> (t * width)) & mask for t in range(low, len(totals))]
-    return Counted(part.cells, part.sizes, totals, by_group)
+    sums = _backward(steps, records, width, limit, budget)
+    return _unpacked(part, order, final, sums, width, limit)
 
 
 def _backward(
-    plan: list[Step], records: list[Record], width: int, limit: int, budget: Budget | None
+    steps: list[Step], records: list[Record], width: int, limit: int, budget: Budget | None
 ) -> list[int]:
     """Per step, its group's mines by total (Kronecker polynomials, as the forward counts)."""
     cap_mask = (1 << ((limit + 1) * width)) - 1
     back: dict[int, int] = {0: 1}
-    sums = [0] * len(plan)
+    sums = [0] * len(steps)
     after = 0  # cells of the groups after this step
-    for i in range(len(plan) - 1, -1, -1):
-        size = plan[i][0]
-        weights = binomials(size)
+    for i in range(len(steps) - 1, -1, -1):
+        size = steps[i][0]
+        weights = steps[i][5]
         here: dict[int, int] = {}
         total = 0
         spent = 0
@@ -255,6 +243,26 @@ def _backward(
     return sums
 
 
+def _unpacked(
+    part: Part, order: list[int], final: int, sums: list[int], width: int, limit: int
+) -> Counted:
+    """The ``Counted`` of a component from its Kronecker polynomials: ``final`` (layouts by
+    total) and, per step of ``order``, its group's mines by total."""
+    mask = (1 << width) - 1
+    top = min(limit, sum(part.sizes))
+    totals = [(final >> (t * width)) & mask for t in range(top + 1)]
+    while totals and not totals[-1]:
+        totals.pop()
+    low = next((t for t, c in enumerate(totals) if c), len(totals))
+    by_group: list[list[int]] = [[]] * len(order)
+    for i, g in enumerate(order):
+        total = sums[i] >> (low * width)
+        by_group[g] = [0] * low + [
+            (total >> (t * width)) & mask for t in range(len(totals) - low)
+        ]
+    return Counted(part.cells, part.sizes, totals, by_group)
+
+
 def _overdraw(budget: Budget | None, units: int) -> None:
     """Spend ``units`` the budget does not have: raises ``TooHard``."""
     if budget is not None:
@@ -265,92 +273,71 @@ class _TooMany(Exception):
     """The listing of a component passed ``LISTED_NODES`` search steps."""
 
 
-def _listed(part: Part, limit: int, budget: Budget | None) -> Counted | None:
-    """Every mine count per group that meets the component's numbers, with its layouts, or
-    None when there are too many to list (``LISTED_NODES``).
-
-    Depth-first over the groups in breadth-first order, so a number's groups come close
-    together: each group's mine count is bounded by what its numbers still need and by how
-    many cells are left to give it, and a number is met exactly at its last group. Each
-    search step is one work unit.
-    """
-    sigs, sizes = part.sigs, part.sizes
-    order = _breadth_first(sigs)
-    slot = {n: k for k, n in enumerate(part.needs)}
-    rem = list(part.needs.values())
-    room = [0] * len(rem)
-    for g in order:
-        for n in part.numbers[g]:
-            room[slot[n]] += sizes[g]
-    spec: list[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]] = []
-    for g in order:
-        size = sizes[g]
-        ks = [slot[n] for n in part.numbers[g]]
-        for k in ks:
-            room[k] -= size
-        spec.append((size, binomials(size), tuple((k, room[k]) for k in ks)))
-    depth = len(order)
-    mines = [0] * depth
-    top = min(limit, sum(rem))
-    totals = [0] * (top + 1)
-    by_step = [[0] * (top + 1) for _ in range(depth)]
+def _listed(
+    part: Part, order: list[int], limit: int, budget: Budget | None
+) -> Counted | None:
+    """Every layout of the component by a bounded depth-first search over ``order``, or None
+    when there are too many to list (``LISTED_NODES`` search steps; module docstring)."""
+    steps, guards = _steps(part, order)
+    width = sum(part.sizes) + 4
+    depth = len(steps)
+    sums = [0] * depth
     nodes = LISTED_NODES
 
-    def walk(i: int, total: int, ways: int) -> None:
+    def walk(i: int, state: int, ways: int, total: int) -> int:
         nonlocal nodes
         if i == depth:
-            totals[total] += ways
-            for j, m in enumerate(mines):
-                if m:
-                    by_step[j][total] += m * ways
-            return
+            return 1
         nodes -= 1
         if nodes < 0:
             raise _TooMany
-        size, weights, ks = spec[i]
-        high = limit - total
-        if size < high:  # noqa: PLR1730 (a branch is cheaper than min() in this hot loop)
-            high = size
-        low = 0
-        for k, after in ks:
-            r = rem[k]
-            if r < high:  # noqa: PLR1730
-                high = r
-            if r - after > low:  # noqa: PLR1730
-                low = r - after
-        for m in range(low, high + 1):
-            for k, _ in ks:
-                rem[k] -= m
-            mines[i] = m
-            walk(i + 1, total + m, ways * weights[m])
-            for k, _ in ks:
-                rem[k] += m
-        mines[i] = 0
+        size, touch, high_touch, capped, close, weights = steps[i]
+        guarded = state | guards
+        room = limit - total
+        if close >= 0:
+            m = (state >> close) & NEED_MASK
+            if m > size or m > room:
+                return 0
+            x = guarded - m * touch
+            if x & high_touch != high_touch:
+                return 0
+            new = x ^ guards
+            if (capped - new) & guards != guards:
+                return 0
+            if not m:
+                return walk(i + 1, new, ways, total)
+            child = walk(i + 1, new, ways * weights[m], total + m)
+            if not child:
+                return 0
+            value = (child * weights[m]) << (m * width)
+            sums[i] += (ways * m * value) << (total * width)
+            return value
+        poly = mined = 0
+        x = guarded
+        for m in range(min(size, room) + 1):
+            if x & high_touch != high_touch:
+                break
+            new = x ^ guards
+            x -= touch
+            if (capped - new) & guards != guards:
+                continue
+            if not m:
+                poly += walk(i + 1, new, ways, total)
+                continue
+            child = walk(i + 1, new, ways * weights[m], total + m)
+            if child:
+                value = (child * weights[m]) << (m * width)
+                poly += value
+                mined += m * value
+        if mined:
+            sums[i] += (ways * mined) << (total * width)
+        return poly
 
     try:
-        walk(0, 0, 1)
+        final = walk(0, part.needs, 1, 0)
     except _TooMany:
         return None
     finally:
         if budget is not None:
             budget.spend(LISTED_NODES - max(nodes, 0))
-    while totals and not totals[-1]:
-        totals.pop()
-    by_group: list[list[int]] = [[]] * depth
-    for j, g in enumerate(order):
-        by_group[g] = by_step[j][: len(totals)]
-    return Counted(part.cells, part.sizes, totals, by_group)
-
-
-def _breadth_first(sigs: list[int]) -> list[int]:
-    """The groups in breadth-first order from the first, layer by layer of shared numbers."""
-    order = [0]
-    reached = sigs[0]
-    rest = list(range(1, len(sigs)))
-    while rest:
-        layer = [g for g in rest if sigs[g] & reached] or rest  # (a part is connected)
-        rest = [g for g in rest if not sigs[g] & reached] if layer is not rest else []
-        for g in layer:
-            reached |= sigs[g]
-        order += layer
-    return order
+    return _unpacked(part, order, final, sums, width, limit)

@@ -16,6 +16,7 @@ ordering is bounded like the counting it serves.
 
 from __future__ import annotations
 
+from .board_bits import cells_of
 from .budget import Budget
 from .components import Part
 
@@ -37,8 +38,12 @@ def frontier_order(part: Part, budget: Budget | None = None) -> list[int]:
     count = len(part.sigs)
     if count <= 2:
         return list(range(count))
-    touching = part.touching()
-    order = sweep(part, touching, sweep(part, touching, 0)[-1])
+    numbers = [cells_of(sig) for sig in part.sigs]
+    touching: dict[int, list[int]] = {}
+    for g, ns in enumerate(numbers):
+        for n in ns:
+            touching.setdefault(n, []).append(g)
+    order = sweep(numbers, touching, sweep(numbers, touching, 0)[-1])
     if budget is not None:
         budget.spend(2 * count)
     if count < GREEDY_FROM:
@@ -57,9 +62,8 @@ def frontier_order(part: Part, budget: Budget | None = None) -> list[int]:
     return best
 
 
-def sweep(part: Part, touching: dict[int, list[int]], start: int) -> list[int]:
-    """Breadth-first order of the groups from ``start``."""
-    numbers = part.numbers
+def sweep(numbers: list[list[int]], touching: dict[int, list[int]], start: int) -> list[int]:
+    """Breadth-first order of the groups (each a list of its numbers) from ``start``."""
     seen = {start}
     order = [start]
     for g in order:

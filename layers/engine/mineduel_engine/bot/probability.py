@@ -53,7 +53,7 @@ __all__ = [
 Poly = list[int]
 """Layout counts by mine total: ``poly[t]`` layouts hold ``t`` mines."""
 
-PAIRS_FROM = 8
+PAIRS_FROM = 12
 """Components of more groups than this get the pair rule (``deduction``) before they are
 counted: it splits them and settles cells, which pays on large ones; smaller ones are listed
 outright, which finds the same cells for less."""
@@ -100,8 +100,8 @@ def solve_settled(
     parts, frontier = split(settled, budget)
     big = [part for part in parts if len(part.sigs) > PAIRS_FROM]
     if big:
-        index = settled.index
-        if settled.pairs([index[n] for part in big for n in part.needs], budget):
+        at = settled.index
+        if settled.pairs([at[n] for part in big for n in cells_of(part.numbers)], budget):
             parts, frontier = split(settled, budget)
     left = settled.mines_left - settled.mines.bit_count()
     if left < 0:
@@ -112,8 +112,10 @@ def solve_settled(
     if budget is not None:
         budget.spend(COMBINE_COST * (1 + len(comps)))
     result = _Result()
-    result.add(settled.mines, 1, 1)
-    result.add(settled.safe, 0, 1)
+    if settled.mines:
+        result.add(cells_of(settled.mines), 1, 1)
+    if settled.safe:
+        result.add(cells_of(settled.safe), 0, 1)
     # A component whose every layout holds the same number of mines is independent of the
     # rest: its chances are its own, and it only shifts and scales the global count.
     fixed_mines, fixed_ways = 0, 1
@@ -153,8 +155,8 @@ def solve_settled(
     scaled = sum(c * w for c, w in zip(everything, ways, strict=True) if c)
     if scaled == 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
-    for index, comp in enumerate(varying):
-        others = _convolve(prefix[index], suffix[index + 1], rest)
+    for i, comp in enumerate(varying):
+        others = _convolve(prefix[i], suffix[i + 1], rest) if len(varying) > 1 else [1]
         spread_of = [(j, c) for j, c in enumerate(others) if c]
         reach = len(ways)
         worth = [
@@ -168,7 +170,7 @@ def solve_settled(
         # each free cell holds a mine in C(free - 1, rest - t - 1) = C(free, rest - t) * (rest - t)
         # / free of the free layouts
         loose = sum(c * w * (rest - t) for t, (c, w) in enumerate(zip(everything, ways)) if c)
-        result.add(free_cells, loose, scaled * free)
+        result.add(cells_of(free_cells), loose, scaled * free)
     return Solution(
         result.mine,
         tuple(sorted(result.certain)),
@@ -188,16 +190,13 @@ class _Result:
         self.certain: list[int] = []
         self.safe: list[int] = []
 
-    def add(self, cells: int, numerator: int, denominator: int) -> None:
-        """Every cell of ``cells`` (bits) is a mine with chance ``numerator / denominator``."""
-        if not cells:
-            return
-        found = cells_of(cells)
-        self.mine.update(dict.fromkeys(found, numerator / denominator))
+    def add(self, cells: list[int], numerator: int, denominator: int) -> None:
+        """Every cell of ``cells`` is a mine with chance ``numerator / denominator``."""
+        self.mine.update(dict.fromkeys(cells, numerator / denominator))
         if numerator == denominator:
-            self.certain.extend(found)
+            self.certain.extend(cells)
         elif numerator == 0:
-            self.safe.extend(found)
+            self.safe.extend(cells)
 
 
 def _counted(
