@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 
 from ..geometry import neighbours
 
@@ -133,17 +134,11 @@ def mask_of(cells: Iterable[int]) -> int:
 def cells_of(mask: int) -> list[int]:
     """The cells of ``mask``, in index order.
 
-    A sparse set is walked bit by bit; a dense one byte by byte, each byte's cells read from a
-    table (a 16x16 board's set is 32 bytes, however many cells it holds).
+    A sparse set is walked bit by bit; a dense one is written in binary and its ones picked by
+    ``compress``, in C loops (no table to build first, so the first board costs no more).
     """
     if mask.bit_count() > DENSE:
-        found: list[int] = []
-        data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
-        rows = _byte_rows(len(data))
-        for row, byte in zip(rows, data):
-            if byte:
-                found += row[byte]
-        return found
+        return list(compress(_INDEXES, bin(mask)[:1:-1].encode().translate(_ONES)))
     found = []
     while mask:
         low = mask & -mask
@@ -152,20 +147,11 @@ def cells_of(mask: int) -> list[int]:
     return found
 
 
-DENSE = 12
-"""Sets of more cells than this are read byte by byte (``cells_of``)."""
+DENSE = 20
+"""Sets of more cells than this are read through their binary digits (``cells_of``)."""
 
-_ROWS: list[tuple[tuple[int, ...], ...]] = []
-
-
-def _byte_rows(count: int) -> list[tuple[tuple[int, ...], ...]]:
-    """Per byte ``b`` of a set, the cells each of its 256 values stands for (built as needed)."""
-    while len(_ROWS) < count:
-        base = 8 * len(_ROWS)
-        _ROWS.append(
-            tuple(tuple(base + i for i in range(8) if value >> i & 1) for value in range(256))
-        )
-    return _ROWS
+_ONES = bytes.maketrans(b"01", b"\x00\x01")
+_INDEXES = range(1 << 16)  # more cells than any board has
 
 
 def marks(text: str, chars: str) -> int:

@@ -42,17 +42,33 @@ class Part:
     numbers: int
     fields: int
     needs: int
+    area: int  # every cell of the component, as bits
+    token: frozenset[tuple[int, int]] | None = None
 
     def key(self, settled: Settled) -> frozenset[tuple[int, int]]:
-        """What fixes the component's count: its numbers' cell sets and needs."""
-        index, hidden, needs = settled.index, settled.hidden, settled.needs
-        return frozenset(
-            (hidden[k], needs[k]) for k in (index[n] for n in cells_of(self.numbers))
-        )
+        """What fixes the component's count: its numbers' cell sets and needs (worked out
+        once: a look-ahead board that keeps the component keeps this too)."""
+        if self.token is None:
+            index, hidden, needs = settled.index, settled.hidden, settled.needs
+            self.token = frozenset(
+                (hidden[k], needs[k]) for k in (index[n] for n in cells_of(self.numbers))
+            )
+        return self.token
 
 
-def split(settled: Settled, budget: Budget | None = None) -> tuple[list[Part], int]:
-    """The components of a settled board, and every covered cell next to an open number."""
+Shape = tuple[list["Part"], int]
+"""A board's components and its frontier (every covered cell next to an open number)."""
+
+
+def split(
+    settled: Settled, budget: Budget | None = None, base: tuple[Shape, int] | None = None
+) -> Shape:
+    """The components of a settled board, and every covered cell next to an open number.
+
+    ``base`` is the shape of a board this one was derived from, with the cells that changed
+    between them (a look-ahead board: one cell opened, and what that settled): its
+    components far from every change are kept as they are, and only the rest is grouped.
+    """
     hidden, numbers, needs = settled.hidden, settled.numbers, settled.needs
     active = frontier = packed = needed = 0
     for k, h in enumerate(hidden):
@@ -65,9 +81,21 @@ def split(settled: Settled, budget: Budget | None = None) -> tuple[list[Part], i
     if not frontier:
         return [], 0
     area = settled.grid
+    kept: list[Part] = []
+    todo = frontier
+    if base is not None:
+        (old_parts, _), changed = base
+        near = area.dilate(changed)  # the changed cells and every cell next to one
+        for part in old_parts:
+            if (part.numbers | part.area) & near:  # a number or cell of it may have changed
+                continue
+            kept.append(part)
+            todo &= ~part.area
+        if not todo:
+            return kept, frontier
     around, fields = area.around, area.fields
     by_sig: dict[int, list[int]] = {}
-    for cell in cells_of(frontier):
+    for cell in cells_of(todo):
         sig = around[cell] & active
         group = by_sig.get(sig)
         if group is None:
@@ -76,17 +104,17 @@ def split(settled: Settled, budget: Budget | None = None) -> tuple[list[Part], i
             group.append(cell)
     linked: list[int] = []  # the numbers of each component so far
     for sig in by_sig:
-        kept = []
+        apart = []
         for found in linked:
             if found & sig:
                 sig |= found  # noqa: PLW2901 (the group's numbers grow into its component's)
             else:
-                kept.append(found)
-        kept.append(sig)
-        linked = kept
-    if budget is not None:
-        budget.spend(frontier.bit_count() + len(by_sig) * (1 + len(linked)))
-    parts: list[Part] = []
+                apart.append(found)
+        apart.append(sig)
+        linked = apart
+    if budget is not None:  # about a third of a unit per cell and group merged (``budget``)
+        budget.spend((todo.bit_count() + len(by_sig) * (1 + len(linked))) // 3)
+    parts = kept
     for mask in linked:
         sigs = list(by_sig) if len(linked) == 1 else [sig for sig in by_sig if sig & mask]
         cells = [by_sig[sig] for sig in sigs]
@@ -95,6 +123,15 @@ def split(settled: Settled, budget: Budget | None = None) -> tuple[list[Part], i
         for t in touch:
             ones |= t
         parts.append(
-            Part(sigs, cells, [len(c) for c in cells], touch, mask, ones, needed & ones * NEED)
+            Part(
+                sigs,
+                cells,
+                [len(c) for c in cells],
+                touch,
+                mask,
+                ones,
+                needed & ones * NEED,
+                todo & area.dilate(mask),  # its numbers' cells still to group are its own
+            )
         )
     return parts, frontier

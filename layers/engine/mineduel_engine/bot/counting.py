@@ -50,6 +50,17 @@ LISTED_NODES = 200
 few layouts fit, as on most boards); past this many search steps the listing gives up and the
 programme counts the component instead, so a wide component costs at most this much extra."""
 
+WIDE = 12
+"""A state's polynomial costs one more work unit per move for every ``2**WIDE`` bits it holds
+(long polynomials, on boards with many mines, make each move's arithmetic slower)."""
+PRODUCT = 9
+"""The backward sweep's product of two polynomials costs a unit per ``2**PRODUCT`` bits."""
+
+NODE_COST = 3
+"""One search step of the listing, in work units (``budget``)."""
+LONE_COST = 3
+"""A component of one group, in work units."""
+
 LISTED_GROUPS = 12
 """Larger components go straight to the programme: they seldom fit few layouts, and a listing
 that gives up is work thrown away on exactly the boards that cost most."""
@@ -76,6 +87,8 @@ def binomials(n: int) -> tuple[int, ...]:
 def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
     """Every layout of ``part`` with at most ``limit`` mines, by total and group."""
     if len(part.sigs) == 1:
+        if budget is not None:
+            budget.spend(LONE_COST)
         return _lone(part, limit)
     if len(part.sigs) <= LISTED_GROUPS:
         listed = _listed(part, _scan_order(part.sigs), limit, budget)
@@ -187,7 +200,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                 value = (poly * weights[m]) << (m * width) if m else poly
                 old = nxt.get(new)
                 nxt[new] = value if old is None else old + value
-            spent += 1 + len(moves)
+            spent += 1 + len(moves) + (poly.bit_length() >> WIDE) * (1 + len(moves))
             if spent > room >= 0:
                 _overdraw(budget, spent)
         so_far += size
@@ -233,6 +246,7 @@ def _backward(
                 here[state] = ways
             if mined:
                 total += poly * mined
+                spent += (poly.bit_length() + mined.bit_length()) >> PRODUCT
         after += size
         if after > limit:
             here = {state: ways & cap_mask for state, ways in here.items()}
@@ -339,5 +353,5 @@ def _listed(
         return None
     finally:
         if budget is not None:
-            budget.spend(LISTED_NODES - max(nodes, 0))
+            budget.spend(NODE_COST * (LISTED_NODES - max(nodes, 0)))
     return _unpacked(part, order, final, sums, width, limit)

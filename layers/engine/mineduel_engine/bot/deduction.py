@@ -27,10 +27,13 @@ from .position import Position
 DIGIT_CHARS = "012345678"
 DIGITS = {str(d): d for d in range(9)}
 
-READ_COST = 40
-"""A board's reading, in work units: the scans of its string (see ``budget``)."""
-ROUND_COST = 10
+READ_COST = 60
+"""A board's reading, in work units (``budget``): the position's checks and the scans of its
+string."""
+ROUND_COST = 14
 """One round of the single rule over the whole board, in work units."""
+PAIR_COST = 4
+"""One pair of numbers weighed by the pair rule, in work units."""
 
 
 class Inconsistent(ValueError):
@@ -215,7 +218,7 @@ class Settled:
                 if not h:
                     break
         if budget is not None:
-            budget.spend(tried)
+            budget.spend(PAIR_COST * tried)
         return self.known != known
 
     def pair(self, a: int, b: int) -> list[int]:

@@ -144,7 +144,7 @@ def _greedy(
             break
         pool = frontier or rest
         if budget is not None:
-            budget.spend(len(pool))
+            budget.spend(len(pool) + 1)
         g = min(
             pool,
             key=lambda h: (

@@ -26,11 +26,12 @@ optional ``Budget`` (``budget``): past it, ``TooHard``, never a long wait.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 from math import comb
 
 from .board_bits import cells_of, grid
 from .budget import Budget, TooHard
-from .components import Part, split
+from .components import Part, Shape, split
 from .counting import Counted, count
 from .deduction import Inconsistent, Settled, deduce
 from .position import Position
@@ -41,13 +42,16 @@ __all__ = [
     "Inconsistent",
     "Settled",
     "Solution",
+    "Summary",
     "TooHard",
     "deduce",
     "number_chances",
+    "outcome_summaries",
     "outcomes",
     "reveal",
     "solve",
     "solve_settled",
+    "summarize_settled",
 ]
 
 Poly = list[int]
@@ -58,8 +62,10 @@ PAIRS_FROM = 12
 counted: it splits them and settles cells, which pays on large ones; smaller ones are listed
 outright, which finds the same cells for less."""
 
-COMBINE_COST = 8
-"""Work units per component and total weighed in the combination."""
+COMBINE_COST = 35
+"""Work units per component combined (and once for the free cells), ``budget``."""
+SUMMARY_COST = 15
+"""The same when only a ``Summary`` is wanted (no per-cell table to build)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,7 @@ class Solution:
     certain_safe: tuple[int, ...]
     weight: int
     settled: Settled = field(repr=False, compare=False)
+    shape: Shape = field(repr=False, compare=False, default=([], 0))
 
 
 Counts = dict[tuple[int, frozenset[tuple[int, int]]], Counted]
@@ -97,7 +104,51 @@ def solve_settled(
     settled: Settled, budget: Budget | None = None, counts: Counts | None = None
 ) -> Solution:
     """Count a board from its deduction (see ``solve``)."""
-    parts, frontier = split(settled, budget)
+    result = _Chances()
+    weight, shape = _combine(settled, budget, counts, result, None)
+    return Solution(
+        result.mine,
+        tuple(sorted(result.certain)),
+        tuple(sorted(result.safe)),
+        weight,
+        settled,
+        shape,
+    )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a look-ahead needs of a board, without every cell's chance: its layouts
+    (``weight``), how many cells are certain mines, and the highest chance below certainty
+    (0.0 when there is none). Exactly what ``Solution`` would say, for less work."""
+
+    weight: int
+    certain_mines: int
+    best: float
+
+
+def summarize_settled(
+    settled: Settled,
+    budget: Budget | None = None,
+    counts: Counts | None = None,
+    base: tuple[Shape, int] | None = None,
+) -> Summary:
+    """``solve_settled``'s answer in short (``Summary``); ``base`` as for ``split``."""
+    result = _Tally()
+    weight, _ = _combine(settled, budget, counts, result, base)
+    return Summary(weight, result.certain, result.best)
+
+
+def _combine(
+    settled: Settled,
+    budget: Budget | None,
+    counts: Counts | None,
+    result: _Collector,
+    base: tuple[Shape, int] | None,
+) -> tuple[int, Shape]:
+    """Count and combine a board's components, handing every cell's chance to ``result``;
+    return the number of layouts and the board's shape (``components.split``)."""
+    parts, frontier = split(settled, budget, base)
     big = [part for part in parts if len(part.sigs) > PAIRS_FROM]
     if big:
         at = settled.index
@@ -110,12 +161,11 @@ def solve_settled(
     free_cells = settled.covered & ~frontier & ~settled.known
     free = free_cells.bit_count()
     if budget is not None:
-        budget.spend(COMBINE_COST * (1 + len(comps)))
-    result = _Result()
+        budget.spend(result.cost * (1 + len(comps)))
     if settled.mines:
-        result.add(cells_of(settled.mines), 1, 1)
+        result.add_set(settled.mines, 1, 1)
     if settled.safe:
-        result.add(cells_of(settled.safe), 0, 1)
+        result.add_set(settled.safe, 0, 1)
     # A component whose every layout holds the same number of mines is independent of the
     # rest: its chances are its own, and it only shifts and scales the global count.
     fixed_mines, fixed_ways = 0, 1
@@ -170,20 +220,27 @@ def solve_settled(
         # each free cell holds a mine in C(free - 1, rest - t - 1) = C(free, rest - t) * (rest - t)
         # / free of the free layouts
         loose = sum(c * w * (rest - t) for t, (c, w) in enumerate(zip(everything, ways)) if c)
-        result.add(cells_of(free_cells), loose, scaled * free)
-    return Solution(
-        result.mine,
-        tuple(sorted(result.certain)),
-        tuple(sorted(result.safe)),
-        scaled * fixed_ways,
-        settled,
-    )
+        result.add_set(free_cells, loose, scaled * free)
+    return scaled * fixed_ways, (parts, frontier)
 
 
-class _Result:
+class _Collector(Protocol):
+    """Where ``_combine`` hands the chances it finds (``cost``: work units per component)."""
+
+    cost: int
+
+    def add(self, cells: list[int], numerator: int, denominator: int) -> None:
+        """Every cell of ``cells`` is a mine with chance ``numerator / denominator``."""
+
+    def add_set(self, cells: int, numerator: int, denominator: int) -> None:
+        """The same for a set of cells (bits)."""
+
+
+class _Chances:
     """The chances as they are found: per cell, and the cells found certain either way."""
 
-    __slots__ = ("mine", "certain", "safe")
+    __slots__ = ("certain", "mine", "safe")
+    cost = COMBINE_COST
 
     def __init__(self) -> None:
         self.mine: dict[int, float] = {}
@@ -197,6 +254,37 @@ class _Result:
             self.certain.extend(cells)
         elif numerator == 0:
             self.safe.extend(cells)
+
+    def add_set(self, cells: int, numerator: int, denominator: int) -> None:
+        """The same for a set of cells (bits)."""
+        self.add(cells_of(cells), numerator, denominator)
+
+
+class _Tally:
+    """The summary of the chances as they are found (``Summary``): no per-cell table."""
+
+    __slots__ = ("best", "certain")
+    cost = SUMMARY_COST
+
+    def __init__(self) -> None:
+        self.certain = 0
+        self.best = 0.0
+
+    def add(self, cells: list[int], numerator: int, denominator: int) -> None:
+        """Every cell of ``cells`` is a mine with chance ``numerator / denominator``."""
+        self._count(len(cells), numerator, denominator)
+
+    def add_set(self, cells: int, numerator: int, denominator: int) -> None:
+        """The same for a set of cells (bits)."""
+        self._count(cells.bit_count(), numerator, denominator)
+
+    def _count(self, cells: int, numerator: int, denominator: int) -> None:
+        if numerator == denominator:
+            self.certain += cells
+        else:
+            chance = numerator / denominator
+            if self.best < chance < 1.0:  # (as ``Solution``: a chance rounding to 1 is not best)
+                self.best = chance
 
 
 def _counted(
@@ -275,6 +363,33 @@ def outcomes(
     if total == 0:
         raise Inconsistent(f"cell {cell} cannot be safe")
     return [(number, solution.weight / total, solution) for number, solution in found]
+
+
+def outcome_summaries(
+    position: Position,
+    cell: int,
+    budget: Budget | None,
+    base: Solution,
+    counts: Counts | None = None,
+) -> list[tuple[int, float, Summary]]:
+    """``outcomes`` in short: each number ``cell`` could show, its chance, and the board then
+    as a ``Summary`` (what a look-ahead weighs), from the position's own solution ``base``."""
+    settled = base.settled
+    around = grid(position.width, position.height).around[cell]
+    low = (around & (settled.flags | settled.mines)).bit_count()
+    unknown = (around & settled.covered & ~settled.known).bit_count()
+    found: list[tuple[int, Summary]] = []
+    for number in range(low, low + unknown + 1):
+        try:
+            after = settled.revealed(cell, number, budget)
+            changed = (1 << cell) | (after.known & ~settled.known)
+            found.append((number, summarize_settled(after, budget, counts, (base.shape, changed))))
+        except Inconsistent:
+            continue
+    total = sum(summary.weight for _, summary in found)
+    if total == 0:
+        raise Inconsistent(f"cell {cell} cannot be safe")
+    return [(number, summary.weight / total, summary) for number, summary in found]
 
 
 def number_chances(position: Position, cell: int) -> dict[int, float]:

@@ -15,9 +15,10 @@ with whatever its number tells the next seat. So the bot:
    nothing new, so its haul is just the board as it stands;
 3. breaks ties from the public stream (docs/fairness.md step 8).
 
-Every look-ahead board is counted under a budget; on a board too costly to count, the bot
-falls back to the exact greedy choice, or to local counting if even that is too costly: a
-sensible move, never a timeout.
+Every count is made under a work budget (``budget``); on a board too costly to count, the bot
+falls back to the exact greedy choice, or to local counting if even the base count is too
+costly: a sensible move, never a timeout. The base board is counted once per move: the
+fallbacks reuse that count (or its failure), they never try again.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ..fairness import Stream
 from .choice import best_cells, pick
 from .local import local_chances
 from .position import Position
-from .probability import Budget, Counts, Solution, TooHard, outcomes, solve
+from .probability import Budget, Counts, Solution, TooHard, outcome_summaries, solve
 
 BLANK_HAUL = 2.0
 """What a blank (0) is worth to the next seat: it floods a region whose numbers are unknown."""
@@ -38,10 +39,10 @@ CANDIDATES = 6
 better, and each look-ahead costs a count per number the cell could show."""
 
 SOLVE_BUDGET = 10_000
-"""Programme terms one exact count may use before the bot falls back."""
+"""Work units the move's one count of the board may use before the bot falls back."""
 
 LOOKAHEAD_BUDGET = 12_000
-"""Programme terms all look-ahead counts of one move may use together."""
+"""Work units all look-ahead counts of one move may use together."""
 
 
 @dataclass(frozen=True)
@@ -62,11 +63,16 @@ def exact_or_none(position: Position) -> Solution | None:
         return None
 
 
-def greedy_cell(position: Position, stream: Stream) -> int:
-    """The likeliest mine (exact), or by local counting when the board is too costly."""
-    solution = exact_or_none(position)
+def greedy_move(position: Position, stream: Stream, solution: Solution | None) -> int:
+    """The likeliest mine by ``solution`` (the board's count), or by local counting when the
+    count passed its budget (``solution`` None)."""
     chances = solution.mine if solution is not None else local_chances(position)
     return pick(best_cells(chances), stream)
+
+
+def greedy_cell(position: Position, stream: Stream) -> int:
+    """The likeliest mine (exact), or by local counting when the board is too costly."""
+    return greedy_move(position, stream, exact_or_none(position))
 
 
 def next_haul(solution: Solution) -> float:
@@ -78,14 +84,18 @@ def next_haul(solution: Solution) -> float:
 def haul_after(
     position: Position, solution: Solution, cell: int, budget: Budget, counts: Counts
 ) -> float:
-    """The next seat's expected haul once covered ``cell`` opens safe (exact number chances)."""
-    found = outcomes(position, cell, budget, solution, counts)
+    """The next seat's expected haul once covered ``cell`` opens safe (exact number chances).
+
+    Each board after is weighed in short (``probability.Summary``: its certain mines and best
+    chance are all the haul needs), not cell by cell.
+    """
+    found = outcome_summaries(position, cell, budget, solution, counts)
     haul = 0.0
     for number, chance, after in found:
         if number == 0:
             haul += chance * BLANK_HAUL
         else:
-            haul += chance * next_haul(after)
+            haul += chance * (after.certain_mines + after.best)
     return haul
 
 
@@ -114,9 +124,14 @@ def score_cells(position: Position, solution: Solution) -> list[Scored]:
 def play_hard(position: Position, seats: int, stream: Stream) -> int:
     """Certain mines first; else the best one-move-ahead score; ties from the public stream."""
     del seats  # the next seat's haul is the same threat with 2, 3 or 4 seats
-    solution = exact_or_none(position)
+    return hard_move(position, stream, exact_or_none(position))
+
+
+def hard_move(position: Position, stream: Stream, solution: Solution | None) -> int:
+    """``play_hard`` from the board's count already made (None: it passed its budget, so
+    local counting decides: the board is not counted a second time)."""
     if solution is None:
-        return greedy_cell(position, stream)
+        return greedy_move(position, stream, None)
     if solution.certain_mines:
         return pick(list(solution.certain_mines), stream)
     scored = score_cells(position, solution)
