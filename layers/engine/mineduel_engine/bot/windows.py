@@ -46,8 +46,8 @@ TOLERANCE = 1e-9
 CANDIDATES = 4
 """How many guesses (the likeliest cells) and reveals (the safest) the hard level looks ahead on."""
 
-LOOKAHEAD_BUDGET = 20_000
-"""Programme terms all look-ahead counts of one move may use together."""
+LOOKAHEAD_BUDGET = 12_000
+"""Work units (``budget``) all look-ahead counts of one move may use together."""
 
 
 def guess_value(p: float) -> float:
