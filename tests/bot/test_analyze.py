@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mineduel_engine.bot.position import Position
 from mineduel_engine.bot.components import split
 from mineduel_engine.bot.deduction import deduce
+from mineduel_engine.bot.position import Position
 from mineduel_engine.geometry import bomb_square
 
 from mineduel.cli import main

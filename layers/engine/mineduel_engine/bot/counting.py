@@ -37,7 +37,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
-from .board_bits import FIELD
 from .budget import Budget
 from .components import Part
 from .ordering import frontier_order
@@ -271,9 +270,7 @@ def _unpacked(
     by_group: list[list[int]] = [[]] * len(order)
     for i, g in enumerate(order):
         total = sums[i] >> (low * width)
-        by_group[g] = [0] * low + [
-            (total >> (t * width)) & mask for t in range(len(totals) - low)
-        ]
+        by_group[g] = [0] * low + [(total >> (t * width)) & mask for t in range(len(totals) - low)]
     return Counted(part.cells, part.sizes, totals, by_group)
 
 
@@ -287,9 +284,7 @@ class _TooMany(Exception):
     """The listing of a component passed ``LISTED_NODES`` search steps."""
 
 
-def _listed(
-    part: Part, order: list[int], limit: int, budget: Budget | None
-) -> Counted | None:
+def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted | None:
     """Every layout of the component by a bounded depth-first search over ``order``, or None
     when there are too many to list (``LISTED_NODES`` search steps; module docstring)."""
     steps, guards = _steps(part, order)

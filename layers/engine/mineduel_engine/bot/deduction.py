@@ -50,17 +50,17 @@ class Settled:
     """
 
     __slots__ = (
-        "grid",
         "covered",
         "flags",
-        "mines",
-        "safe",
-        "numbers",
+        "grid",
         "hidden",
-        "needs",
         "index",
-        "shown",
+        "mines",
         "mines_left",
+        "needs",
+        "numbers",
+        "safe",
+        "shown",
     )
 
     grid: Grid
@@ -258,7 +258,9 @@ class Settled:
         self.safe |= safe
         index, hidden = self.index, self.hidden
         touched = [
-            j for n in cells_of(self.grid.dilate(fresh) & self.shown) if hidden[j := index[n]] & fresh
+            j
+            for n in cells_of(self.grid.dilate(fresh) & self.shown)
+            if hidden[j := index[n]] & fresh
         ]
         self.single(list(touched), None)
         return touched

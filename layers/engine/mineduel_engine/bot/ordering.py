@@ -92,8 +92,7 @@ def width(part: Part, order: list[int]) -> tuple[int, int]:
     for i, g in enumerate(order):
         active |= sigs[g]
         now = active.bit_count()
-        if now > widest:
-            widest = now
+        widest = max(widest, now)
         spread += POW3[min(now, 63)]
         active &= ~closes[i]
     return widest, spread

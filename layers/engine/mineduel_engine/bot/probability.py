@@ -26,8 +26,8 @@ optional ``Budget`` (``budget``): past it, ``TooHard``, never a long wait.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
 from math import comb
+from typing import Protocol
 
 from .board_bits import cells_of, grid
 from .budget import Budget, TooHard
@@ -214,12 +214,14 @@ def _combine(
             for t, n in enumerate(comp.totals)
         ]
         for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals, strict=True):
-            total = sum(w * m for w, m in zip(worth, mined) if m)
+            total = sum(w * m for w, m in zip(worth, mined, strict=True) if m)
             result.add(cells, total, scaled * size)
     if free:
         # each free cell holds a mine in C(free - 1, rest - t - 1) = C(free, rest - t) * (rest - t)
         # / free of the free layouts
-        loose = sum(c * w * (rest - t) for t, (c, w) in enumerate(zip(everything, ways)) if c)
+        loose = sum(
+            c * w * (rest - t) for t, (c, w) in enumerate(zip(everything, ways, strict=True)) if c
+        )
         result.add_set(free_cells, loose, scaled * free)
     return scaled * fixed_ways, (parts, frontier)
 
@@ -395,4 +397,3 @@ def outcome_summaries(
 def number_chances(position: Position, cell: int) -> dict[int, float]:
     """Given covered ``cell`` is safe, the exact chance of each number it would show."""
     return {number: chance for number, chance, _ in outcomes(position, cell)}
-
