@@ -44,6 +44,7 @@ class Part:
     needs: int
     area: int  # every cell of the component, as bits
     token: frozenset[tuple[int, int]] | None = None
+    counted: tuple[int, object] | None = None  # (mine cap, its count), kept with the part
 
     def key(self, settled: Settled) -> frozenset[tuple[int, int]]:
         """What fixes the component's count: its numbers' cell sets and needs (worked out

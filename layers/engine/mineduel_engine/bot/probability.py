@@ -296,13 +296,18 @@ def _counted(
     budget: Budget | None,
     counts: Counts | None,
 ) -> Counted:
-    """A component's count, from ``counts`` when a board before had the same component."""
+    """A component's count: kept on the part itself (a look-ahead board keeps the parts no
+    change reaches), else from ``counts`` when a board before had the same component."""
+    kept = part.counted
+    if kept is not None and kept[0] == limit and isinstance(kept[1], Counted):
+        return kept[1]
     if counts is None or len(part.sigs) == 1:
-        return count(part, limit, budget)
-    key = (limit, part.key(settled))
-    found = counts.get(key)
-    if found is None:
-        found = counts[key] = count(part, limit, budget)
+        found = count(part, limit, budget)
+    else:
+        key = (limit, part.key(settled))
+        found = counts.get(key) or count(part, limit, budget)
+        counts[key] = found
+    part.counted = (limit, found)
     return found
 
 

@@ -89,8 +89,13 @@ def haul_after(
     """The next seat's expected haul once covered ``cell`` opens safe (exact number chances).
 
     Each board after is weighed in short (``probability.Summary``: its certain mines and best
-    chance are all the haul needs), not cell by cell.
+    chance are all the haul needs), not cell by cell. A certainly safe cell whose every
+    covered neighbour is certain already shows a number the board implies: opening it changes
+    no layout, so the next seat faces this very board (a pass), and nothing is counted.
     """
+    fixed = _implied_number(position, solution, cell)
+    if fixed is not None:
+        return BLANK_HAUL if fixed == 0 else next_haul(solution)
     found = outcome_summaries(position, cell, budget, solution, counts)
     haul = 0.0
     for number, chance, after in found:
@@ -99,6 +104,23 @@ def haul_after(
         else:
             haul += chance * (after.certain_mines + after.best)
     return haul
+
+
+def _implied_number(position: Position, solution: Solution, cell: int) -> int | None:
+    """The number certainly safe ``cell`` must show, when the solution already fixes it."""
+    chances = solution.mine
+    if chances.get(cell) != 0.0 or cell not in solution.certain_safe:
+        return None
+    number = 0
+    for n in position.table[cell]:
+        p = chances.get(n)
+        if p is None:  # open, or a flag
+            number += position.is_flag(n)
+        elif p == 1.0 and n in solution.certain_mines:
+            number += 1
+        elif p != 0.0 or n not in solution.certain_safe:
+            return None
+    return number
 
 
 def candidates(solution: Solution) -> list[int]:
