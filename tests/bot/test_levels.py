@@ -8,8 +8,8 @@ import pytest
 from mineduel_engine import Field, Settings, commitment, rules_for
 from mineduel_engine.bot import BOT_LEVELS, Position, choose_cell, choose_move, solve, strategy
 from mineduel_engine.bot.probability import Budget, outcome_summaries
-from mineduel_engine.sample_games import play_bot_game
 from mineduel_engine.geometry import to_row_col
+from mineduel_engine.sample_games import play_bot_game
 
 RULES = rules_for("mine-duel")
 COMMITMENT = "ab" * 32
