@@ -262,7 +262,7 @@ def _unpacked(
     """The ``Counted`` of a component from its Kronecker polynomials: ``final`` (layouts by
     total) and, per step of ``order``, its group's mines by total."""
     mask = (1 << width) - 1
-    top = min(limit, sum(part.sizes))
+    top = min(limit, sum(part.sizes), final.bit_length() // width)
     totals = [(final >> (t * width)) & mask for t in range(top + 1)]
     while totals and not totals[-1]:
         totals.pop()

@@ -187,15 +187,10 @@ def _combine(
     rest = left - fixed_mines
     if rest < 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
-    # prefix[i] counts varying components before i, suffix[i] those from i on, by mine total
-    prefix: list[Poly] = [[1]]
-    for comp in varying:
-        prefix.append(_convolve(prefix[-1], comp.totals, rest))
-    suffix: list[Poly] = [[1]]
-    for comp in reversed(varying):
-        suffix.append(_convolve(suffix[-1], comp.totals, rest))
-    suffix.reverse()
-    everything = prefix[-1]
+    others_of = _others(varying, rest)
+    everything = (
+        _convolve(others_of[0], varying[0].totals, rest) if varying else [1]
+    )  # every varying component together, by mine total
     low = next((t for t, c in enumerate(everything) if c), len(everything))
     if low > rest:
         raise Inconsistent("no mine layout fits the board and the mine count")
@@ -206,7 +201,7 @@ def _combine(
     if scaled == 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
     for i, comp in enumerate(varying):
-        others = _convolve(prefix[i], suffix[i + 1], rest) if len(varying) > 1 else [1]
+        others = others_of[i]
         spread_of = [(j, c) for j, c in enumerate(others) if c]
         reach = len(ways)
         worth = [
@@ -309,6 +304,23 @@ def _counted(
         counts[key] = found
     part.counted = (limit, found)
     return found
+
+
+def _others(varying: list[Counted], rest: int) -> list[Poly]:
+    """Per component, the others convolved (by mine total, capped at ``rest``): from prefix
+    and suffix products when there are more than two, directly otherwise."""
+    if len(varying) < 2:
+        return [[1]] * len(varying)
+    if len(varying) == 2:
+        return [varying[1].totals, varying[0].totals]
+    prefix: list[Poly] = [[1]]  # prefix[i]: the components before i
+    for comp in varying:
+        prefix.append(_convolve(prefix[-1], comp.totals, rest))
+    suffix: list[Poly] = [[1]]  # suffix[i]: the components from i on
+    for comp in reversed(varying):
+        suffix.append(_convolve(suffix[-1], comp.totals, rest))
+    suffix.reverse()
+    return [_convolve(prefix[i], suffix[i + 1], rest) for i in range(len(varying))]
 
 
 def _convolve(a: Poly, b: Poly, limit: int) -> Poly:
