@@ -34,6 +34,9 @@ ROUND_COST = 14
 """One round of the single rule over the whole board, in work units."""
 PAIR_COST = 4
 """One pair of numbers weighed by the pair rule, in work units."""
+COPY_COST = 12
+"""A look-ahead board's copy of the deduction (plus a unit per four numbers), in work units;
+it includes a board that turns out impossible (the refusal is as dear as the copy)."""
 
 
 class Inconsistent(ValueError):
@@ -98,6 +101,8 @@ class Settled:
         than reading the whole board anew.
         """
         bit = 1 << cell
+        if budget is not None:
+            budget.spend(COPY_COST + len(self.numbers) // 4)
         if self.mines & bit:
             raise Inconsistent(f"cell {cell} is a certain mine")
         twin = self.copy()

@@ -64,7 +64,7 @@ outright, which finds the same cells for less."""
 
 COMBINE_COST = 35
 """Work units per component combined (and once for the free cells), ``budget``."""
-SUMMARY_COST = 15
+SUMMARY_COST = 20
 """The same when only a ``Summary`` is wanted (no per-cell table to build)."""
 
 

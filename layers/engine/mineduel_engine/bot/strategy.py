@@ -42,9 +42,10 @@ SOLVE_BUDGET = 5_000
 """Work units (``budget``, about a microsecond each) the move's one count of the board may use
 before the bot falls back; real games' boards take a few hundred."""
 
-LOOKAHEAD_BUDGET = 7_000
-"""Work units all look-ahead counts of one move may use together (about 1 move in 70 of real
-play would use more, and scores only the candidates it reached)."""
+LOOKAHEAD_BUDGET = 6_000
+"""Work units all look-ahead counts of one move may use together (about 1 move in 10 of real
+play would use more, and scores only the candidates it reached: in 400 games against medium,
+338 wins, against 339 with 7,000)."""
 
 
 @dataclass(frozen=True)
