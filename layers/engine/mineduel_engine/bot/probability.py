@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import comb
-from typing import Protocol
 
 from .board_bits import cells_of, grid
 from .budget import Budget, TooHard
@@ -143,7 +142,7 @@ def _combine(
     settled: Settled,
     budget: Budget | None,
     counts: Counts | None,
-    result: _Collector,
+    result: _Chances | _Tally,
     base: tuple[Shape, int] | None,
 ) -> tuple[int, Shape]:
     """Count and combine a board's components, handing every cell's chance to ``result``;
@@ -221,20 +220,10 @@ def _combine(
     return scaled * fixed_ways, (parts, frontier)
 
 
-class _Collector(Protocol):
-    """Where ``_combine`` hands the chances it finds (``cost``: work units per component)."""
-
-    cost: int
-
-    def add(self, cells: list[int], numerator: int, denominator: int) -> None:
-        """Every cell of ``cells`` is a mine with chance ``numerator / denominator``."""
-
-    def add_set(self, cells: int, numerator: int, denominator: int) -> None:
-        """The same for a set of cells (bits)."""
-
-
 class _Chances:
-    """The chances as they are found: per cell, and the cells found certain either way."""
+    """The chances as they are found: per cell, and the cells found certain either way
+    (``_combine`` hands them over with ``add``, or ``add_set`` for a set of cells as bits,
+    and takes ``cost`` work units per component)."""
 
     __slots__ = ("certain", "mine", "safe")
     cost = COMBINE_COST
