@@ -13,6 +13,7 @@ import importlib
 BENCHMARKS = (
     "mineduel.benchmarks.engine",
     "mineduel.benchmarks.layers",
+    "mineduel.benchmarks.imports",
     "mineduel.benchmarks.cost",
     "mineduel.benchmarks.analysis",
     "mineduel.benchmarks.live",
