@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from mineduel_service.api import powertools
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,6 +37,7 @@ ENVIRONMENT = {
 
 _FRESH = """
 import importlib.util, json, sys
+DATA_CLASSES = "aws_lambda_powertools.utilities.data_classes"
 def load(path, name):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -50,6 +52,8 @@ seen = {
     "lazy": "__getattr__" in vars(package),
     "loaded": sorted(m for m in sys.modules if m.startswith(package.__name__ + ".")),
     "contract": sorted(m for m in sys.modules if m.startswith("mineduel_service.contract.")),
+    "data_classes_lazy": "__getattr__" in vars(sys.modules[DATA_CLASSES]),
+    "data_classes": sorted(m for m in sys.modules if m.startswith(DATA_CLASSES + ".")),
 }
 from mineduel.local.invoke import LambdaContext  # (after the imports are seen)
 context = LambdaContext("commit", "arn:aws:lambda:us-east-1:123456789012:function:commit")
@@ -98,9 +102,10 @@ def test_no_handler_imports_powertools_event_handler_itself() -> None:
 
 
 def test_every_http_handler_imports_without_asyncio_and_answers() -> None:
-    """All the HTTP handlers in one fresh interpreter: Powertools' package is the lazy twin,
-    none of its other resolvers (AppSync's, with asyncio) is loaded, and the resolver still
-    validates and answers through it (a commit without its cell: 422; an unknown route: 404)."""
+    """All the HTTP handlers in one fresh interpreter: Powertools' packages are the lazy twins,
+    none of its other resolvers (AppSync's, with asyncio) nor the other event sources' classes
+    is loaded, and the resolver still validates and answers through them (a commit without its
+    cell: 422; an unknown route: 404)."""
     commit = ROOT / "functions" / "commit_move" / "app.py"
     events = [
         _event("moves_post.json", body=json.dumps({"expected_move": 0})),
@@ -112,6 +117,11 @@ def test_every_http_handler_imports_without_asyncio_and_answers() -> None:
     loaded = found["loaded"]
     assert isinstance(loaded, list)
     assert not [m for m in loaded if "appsync" in m or "bedrock" in m or "vpc_lattice" in m]
+    assert found["data_classes_lazy"] is True
+    events = found["data_classes"]
+    assert isinstance(events, list)
+    unused = ("s3_event", "sqs_event", "kafka_event", "code_pipeline_job_event", "ses_event")
+    assert not [m for m in events if m.rsplit(".", 1)[-1] in unused], events
     answers = found["answers"]
     assert isinstance(answers, list)
     invalid, missing = answers
@@ -132,24 +142,53 @@ def test_the_commit_handler_builds_only_its_own_models() -> None:
     assert found["asyncio"] is False
 
 
-def test_the_lazy_package_knows_every_name_of_the_real_one() -> None:
-    """Every name Powertools' ``__init__`` exports has a home, and it is the same object."""
-    spec = importlib.util.find_spec(powertools.PACKAGE)
+@pytest.mark.parametrize("package", powertools.PACKAGES)
+def test_the_lazy_package_knows_every_name_of_the_real_one(package: str) -> None:
+    """Every name the package's ``__init__`` exports has a home, and it is the same object."""
+    spec = importlib.util.find_spec(package)
     assert spec is not None and spec.origin is not None
     source = Path(spec.origin).read_text()
-    homes = powertools.homes(source)
-    assert homes is not None, "Powertools' __init__ is no longer a plain list of imports"
+    homes = powertools.homes(source, package)
+    assert homes is not None, f"{package}'s __init__ is no longer a plain list of imports"
     exported = next(
         ast.literal_eval(node.value)
         for node in ast.parse(source).body
         if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__"
     )
     assert set(exported) <= set(homes)
-    twin = powertools.lazy_package(powertools.PACKAGE, homes)
+    twin = powertools.lazy_package(package, homes)
     assert twin is not None
-    real = importlib.import_module(powertools.PACKAGE)  # (the test process has the real one)
-    for name in exported:
+    real = importlib.import_module(package)  # (the test process has the real one)
+    for name in homes:
         assert getattr(twin, name) is getattr(real, name), name
+
+
+_COLLISION = """
+import sys
+import mineduel_service.api
+package = sys.modules["aws_lambda_powertools.utilities.data_classes"]
+assert "__getattr__" in vars(package)
+import aws_lambda_powertools.utilities.data_classes.event_source
+module = sys.modules["aws_lambda_powertools.utilities.data_classes.event_source"]
+from aws_lambda_powertools.utilities.data_classes import event_source
+assert callable(event_source) and event_source is module.event_source, event_source
+print("ok")
+"""
+
+
+def test_a_name_that_is_also_a_submodule_stays_the_name() -> None:
+    """``data_classes.event_source`` is a function of the module of the same name: importing the
+    module (which binds it on the package) leaves the package's name the function, as in the
+    real package."""
+    done = subprocess.run(  # noqa: S603  (our interpreter, our code)
+        [sys.executable, "-c", _COLLISION],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", **ENVIRONMENT},
+        cwd=ROOT,
+    )
+    assert done.stdout.strip() == "ok", done.stderr[-3000:]
 
 
 def test_an_init_that_does_more_than_import_keeps_the_real_package() -> None:

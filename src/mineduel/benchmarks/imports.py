@@ -68,10 +68,11 @@ event handler with its OpenAPI validation (the resolver built with validation on
 the validating middleware), Powertools' package as it ships. Its time is the libraries' floor
 under a handler's import."""
 LEAN_LIBRARIES = "import mineduel_service.api\n" + LIBRARIES
-"""The same libraries as MineDuel's handlers take them: Powertools' ``event_handler`` package
-replaced first by the edge's lazy twin (``mineduel_service.api.powertools``), so none of the
-resolvers no route uses (AppSync's, which imports asyncio) is loaded. The floor of a handler
-that uses the libraries as leanly as Powertools allows."""
+"""The same libraries as MineDuel's handlers take them: Powertools' ``event_handler`` and
+``utilities.data_classes`` packages replaced first by the edge's lazy twins
+(``mineduel_service.api.powertools``), so none of the resolvers no route uses (AppSync's, which
+imports asyncio) nor the other event sources' classes is loaded. The floor of a handler that
+uses the libraries as leanly as Powertools allows."""
 
 ON_FIRST_USE = {
     "the bot (first bot move)": "import mineduel_engine.bot",
@@ -214,7 +215,7 @@ def interleaved(
 
 
 FLOOR = "the libraries' floor (Powertools' package as it ships)"
-LEAN_FLOOR = "the libraries' lean floor (its lazy event_handler package)"
+LEAN_FLOOR = "the libraries' lean floor (the edge's lazy Powertools packages)"
 COMMIT = "CommitMoveFunction"
 
 
