@@ -84,6 +84,8 @@ _monotonic: Callable[[], float] = time.monotonic
 _stream_listeners: list[Callable[[str], None]] = []
 _schedule_listeners: list[Callable[[], None]] = []
 _in_transaction = threading.local()
+rolled_back = 0
+"""How many transactions this process's moto refused and rolled back (read by the tests)."""
 
 
 class TrimmedDataAccessException(JsonRESTError):
@@ -239,7 +241,9 @@ def _transact_write_items(self: DynamoDBBackend, transact_items: list[dict[str, 
     try:
         _original_transact(self, transact_items)
     except BaseException:
+        global rolled_back  # noqa: PLW0603  (a count for the whole process, as moto's state is)
         _restore(snapshots, marks)
+        rolled_back += 1
         raise
     finally:
         _in_transaction.pending = None
