@@ -291,3 +291,52 @@ def test_reads_of_missing_keys_leave_no_partition_behind_after_a_sweep(
         ddb.get_item(TableName=TABLE, Key=_key(f"missing-{n}", "x"))
     moto_patch.delete_expired(clock())
     assert not any(str(h.value).startswith("missing-") for h in _table().items)
+
+
+def test_queries_answer_as_moto_does_reading_only_what_they_need(ddb: Any) -> None:
+    ddb.update_table(
+        TableName=TABLE,
+        AttributeDefinitions=[
+            {"AttributeName": "g", "AttributeType": "S"},
+            {"AttributeName": "n", "AttributeType": "N"},
+        ],
+        GlobalSecondaryIndexUpdates=[
+            {
+                "Create": {
+                    "IndexName": "by-g",
+                    "KeySchema": [
+                        {"AttributeName": "g", "KeyType": "HASH"},
+                        {"AttributeName": "n", "KeyType": "RANGE"},
+                    ],
+                    "Projection": {"ProjectionType": "ALL"},
+                }
+            }
+        ],
+    )
+    for pk in ("A", "B", "C"):
+        for n in (3, 1, 2):
+            item = {**_key(pk, f"s{n}"), "n": {"N": str(10 * n + ord(pk))}, "g": {"S": "all"}}
+            ddb.put_item(TableName=TABLE, Item=item)
+
+    def query(**extra: Any) -> list[str]:
+        answer = ddb.query(TableName=TABLE, **extra)
+        return [f"{i['pk']['S']}{i['sk']['S']}" for i in answer["Items"]]
+
+    b = {"KeyConditionExpression": "pk = :b", "ExpressionAttributeValues": {":b": {"S": "B"}}}
+    assert query(**b) == ["Bs1", "Bs2", "Bs3"]
+    assert query(**b, ScanIndexForward=False, Limit=2) == ["Bs3", "Bs2"]
+    assert query(**b, ExclusiveStartKey=_key("B", "s1")) == ["Bs2", "Bs3"]
+    assert query(
+        KeyConditionExpression="pk = :b AND begins_with(sk, :s)",
+        ExpressionAttributeValues={":b": {"S": "B"}, ":s": {"S": "s2"}},
+    ) == ["Bs2"]
+    assert (
+        query(KeyConditionExpression="pk = :z", ExpressionAttributeValues={":z": {"S": "Z"}}) == []
+    )
+    by_g = query(
+        IndexName="by-g",
+        KeyConditionExpression="g = :g",
+        ExpressionAttributeValues={":g": {"S": "all"}},
+    )
+    assert by_g == ["As1", "Bs1", "Cs1", "As2", "Bs2", "Cs2", "As3", "Bs3", "Cs3"]
+    assert len(_table().all_items()) == 9  # outside a query: every item, as moto lists them

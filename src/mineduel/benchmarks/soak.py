@@ -12,9 +12,11 @@ after each checkpoint (50, 100 and 200 games by default) it stops playing and re
 
 then prints the figures with the growth per game and the ratio of each window's commit p50 to
 the first game's. A refused commit (409 ``*-conflict``, a 429 from the gateway) is retried as a
-client would: read the game again, then tap again. ``SOAK_GAMES`` changes the number of games
-(the checkpoints scale with it), ``SOAK_CLIENTS`` the players playing at once, and
-``BURST_ROUNDS`` is the isolation burst's rounds at the end (the ``tests/http`` test runs fewer).
+client would: read the game again, then tap again. One player plays at a time (``SOAK_CLIENTS``
+to change it), so each commit's latency is the stack's alone. ``SOAK_GAMES`` changes the number
+of games (the checkpoints scale with it), ``SOAK_IDLE_S`` the idle reading, and
+``BURST_ROUNDS`` the rounds of the isolation burst run at the end (``burst``; the test in
+``tests/http`` runs fewer).
 
 The targets (docs/local.md): after 200 games RSS at most 600 MB, at most 1 MB more a game,
 idle CPU at most 3% of a core, commit p50 within 1.5x of the first game's.
@@ -26,13 +28,11 @@ import json
 import os
 import re
 import signal
-import statistics
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -42,9 +42,9 @@ from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
 from .burst import BurstResult, token_burst
 
 GAMES = int(os.environ.get("SOAK_GAMES") or 200)
-CLIENTS = int(os.environ.get("SOAK_CLIENTS") or 2)
+CLIENTS = int(os.environ.get("SOAK_CLIENTS") or 1)
 BURST_ROUNDS = int(os.environ.get("BURST_ROUNDS") or 100)
-IDLE_S = float(os.environ.get("SOAK_IDLE_S") or 10)
+IDLE_S = float(os.environ.get("SOAK_IDLE_S") or 6)
 SETTLE_S = 2.0
 """Before idle CPU is read: the last game's stream records and fan-out have run by then."""
 GAMES_PER_GUEST = 10
@@ -165,17 +165,14 @@ class Checkpoint:
 
 
 def _retryable(reply: Reply) -> bool:
-    """A refusal a client retries after reading again: another request's write at the same
-    moment (409 ``*-conflict``), or the gateway's throttle (429)."""
-    if reply.status == 429:
+    """What a client retries after reading again: ``Reply.retryable``, or a commit on a move
+    count the game has left (409 ``stale-move``)."""
+    if reply.retryable:
         return True
-    if reply.status != 409:
-        return False
     try:
-        code = str(reply.json().get("code", ""))
+        return reply.status == 409 and reply.json().get("code") == "stale-move"
     except ValueError:
         return False
-    return code.endswith("-conflict") or code == "stale-move"
 
 
 def _expect(reply: Reply, status: int, what: str) -> Any:
@@ -276,17 +273,6 @@ def _percentile(values: list[float], share: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-@contextmanager
-def running_stack() -> Iterator[StackProcess]:
-    """A started stack process, stopped (and its stop timed) afterwards."""
-    stack = StackProcess()
-    try:
-        yield stack
-    finally:
-        if stack.process.poll() is None:
-            stack.stop()
 
 
 def soak(games: int = GAMES) -> tuple[list[Checkpoint], dict[str, float], BurstResult | None]:
@@ -400,8 +386,6 @@ def main() -> None:
     points, extra, burst = soak()
     print()
     print(report(points, extra, burst))
-    if statistics.fmean([1.0]) != 1.0:  # pragma: no cover  (keeps statistics imported for mypy)
-        raise AssertionError
 
 
 if __name__ == "__main__":

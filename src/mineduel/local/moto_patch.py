@@ -33,6 +33,14 @@ and a moto other than 5.2 is refused, since the patch leans on its internals. Ea
    callback run after a stream record is written (once a transaction has succeeded) or a
    schedule created, updated or deleted, so the local stream trigger and Scheduler loop sleep
    until something happens instead of asking moto twenty times a second.
+6. **A query costs what it reads.** moto answers every ``Query`` by listing and sorting every
+   item of the table, then keeping the partition asked for: a game's query cost in proportion
+   to all the games ever played. Here a query of the table itself reads only its partition,
+   and a query of an index skips sorting the whole table (moto sorts the index's matches by
+   their own keys afterwards, so the answer is the same).
+7. **A request finds its service without listing moto's package.** moto's server lists (and
+   stats) its own package directory on every request to find the service; the listing is taken
+   once here.
 
 The proposal to fix (1) to (3) in moto itself is in docs/local.md.
 """
@@ -48,6 +56,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 import moto
+from moto import backends as moto_backends
 from moto.core.exceptions import JsonRESTError
 from moto.dynamodb import models as dynamodb_models
 from moto.dynamodb.models import DynamoDBBackend, dynamodb_backends
@@ -419,6 +428,56 @@ def _notifying(method: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+# ---------------------------------------------------------------- 6. queries
+_original_query = Table.query
+_original_all_items = Table.all_items
+_query_scope = threading.local()
+
+
+def _query(self: Table, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
+    """moto's query, telling ``all_items`` what it really needs (see :func:`_all_items`)."""
+    index_name = kwargs.get("index_name") if "index_name" in kwargs else _positional_index(args)
+    _query_scope.scope = (self, None if index_name else hash_key)
+    try:
+        return _original_query(self, hash_key, *args, **kwargs)
+    finally:
+        _query_scope.scope = None
+
+
+def _positional_index(args: tuple[Any, ...]) -> Any:
+    # Table.query(hash_key, range_comparison, range_objs, limit, exclusive_start_key,
+    #             scan_index_forward, projection_expressions, index_name, ...)
+    return args[6] if len(args) > 6 else None
+
+
+def _all_items(self: Table) -> list[Item]:
+    """Inside a query of the table: the partition's items only, sorted as moto sorts them;
+    inside a query of an index: every item, unsorted (moto sorts the matches itself)."""
+    scope = getattr(_query_scope, "scope", None)
+    if scope is None or scope[0] is not self:
+        return _original_all_items(self)
+    hash_key = scope[1]
+    stored: Any = self.items
+    if hash_key is None:
+        if self.range_key_attr is None:
+            return list(stored.values())
+        return [item for partition in stored.values() for item in partition.values()]
+    found = stored.get(hash_key)
+    if found is None:
+        return []
+    if self.range_key_attr is None:
+        return [found]
+    return sorted(found.values(), key=lambda item: item.range_key)
+
+
+# ---------------------------------------------------------------- 7. the server's dispatch
+_MODULES: tuple[str, ...] = ()
+
+
+def _list_of_moto_modules() -> tuple[str, ...]:
+    return _MODULES
+
+
 # ---------------------------------------------------------------- install
 def install() -> None:
     """Apply the patch to this process's moto (once)."""
@@ -439,6 +498,11 @@ def install() -> None:
         ShardIterator.__init__ = _iterator_init  # type: ignore[method-assign]
         DynamoDBStreamsBackend.get_shard_iterator = _get_shard_iterator  # type: ignore[method-assign]
         DynamoDBStreamsBackend.get_records = _get_records  # type: ignore[method-assign]
+        Table.query = _query  # type: ignore[method-assign]
+        Table.all_items = _all_items  # type: ignore[method-assign]
+        global _MODULES  # noqa: PLW0603
+        _MODULES = tuple(moto_backends.list_of_moto_modules())
+        moto_backends.list_of_moto_modules = _list_of_moto_modules  # type: ignore[assignment]
         for name in ("create_schedule", "update_schedule", "delete_schedule"):
             setattr(
                 EventBridgeSchedulerBackend,
