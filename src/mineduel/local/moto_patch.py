@@ -502,7 +502,7 @@ def install() -> None:
         Table.all_items = _all_items  # type: ignore[method-assign]
         global _MODULES  # noqa: PLW0603
         _MODULES = tuple(moto_backends.list_of_moto_modules())
-        moto_backends.list_of_moto_modules = _list_of_moto_modules  # type: ignore[assignment]
+        moto_backends.list_of_moto_modules = _list_of_moto_modules
         for name in ("create_schedule", "update_schedule", "delete_schedule"):
             setattr(
                 EventBridgeSchedulerBackend,
