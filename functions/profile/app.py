@@ -6,7 +6,7 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from mineduel_service import http, people
+from mineduel_service import http, people, spectators
 from mineduel_service.models import ProfileOut, UpdateMeRequest
 
 app = http.new_app()
@@ -35,8 +35,11 @@ def get_me() -> Response[ProfileOut]:
 )
 def update_me(request: Annotated[UpdateMeRequest, Body()]) -> Response[ProfileOut]:
     """200 with the profile; 409 ``username-taken``; 422 ``username-invalid`` or
-    ``username-reserved``."""
-    return http.json_response(200, people.update_me(http.token(app), request))
+    ``username-reserved``. Spectators turned off: off in the caller's running games too."""
+    profile = people.update_me(http.token(app), request)
+    if request.settings is not None and request.settings.spectators is False:
+        spectators.off_in_running_games(http.token(app))
+    return http.json_response(200, profile)
 
 
 lambda_handler = http.lambda_handler_for(app)

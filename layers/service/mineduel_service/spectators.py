@@ -2,18 +2,22 @@
 view only, and any player may turn spectators off for the rest of a game.
 
 A player allows it through the profile setting ``settings.spectators`` (true by default); the
-game's ``spectators_off`` is the in-game switch. Spectators only ever see what the public view
-shows (the game view of a non-seat, and push messages without private parts); the count of
-watchers is in the game view (``connections.game_and_watchers``).
+game's ``spectators_off`` is the in-game switch. A player who sets ``settings.spectators`` false
+turns the switch off in every game they are still in (``off_in_running_games``), so the fan-out
+cuts the spectators already watching, as it does for the in-game switch. Spectators only ever
+see what the public view shows (the game view of a non-seat, and push messages without private
+parts); the count of watchers is in the game view (``connections.game_and_watchers``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import clock, store, writes
-from .errors import conflict
-from .identity import credential, seat_of
+from .errors import ApiError, conflict
+from .identity import authenticate, credential, seat_of
+from .listings import prefix_query, query_all
 from .profiles import get_profiles
 from .reads import existing
 from .records import GameRecord
@@ -37,11 +41,17 @@ def turn_off(token: str | None, game_id: str) -> dict[str, Any]:
     """A player turns spectators off for the rest of the game (for good: it cannot be turned
     back on); the fan-out then unsubscribes every spectator."""
     cred = credential(token)
+    return game_view(_switch_off(game_id, lambda record: seat_of(record, cred, clock.now())))
+
+
+def _switch_off(game_id: str, check: Callable[[GameRecord], object] | None = None) -> GameRecord:
+    """Turn the game's spectators off (once ``check`` passes); the game after it."""
     for _ in range(ATTEMPTS):
         record = existing(game_id)
-        seat_of(record, cred, clock.now())
+        if check is not None:
+            check(record)
         if record.spectators_off:
-            return game_view(record)
+            return record
         if record.status in ("finished", "cancelled"):
             raise conflict("game-over", f"The game is {record.status}; nobody watches it live.")
         after = record.evolve(spectators_off=True, version=record.version + 1)
@@ -49,5 +59,19 @@ def turn_off(token: str | None, game_id: str) -> dict[str, Any]:
             writes.persist(after, record)
         except store.WriteConflict:
             continue
-        return game_view(after)
+        return after
     raise conflict("game-conflict", "The game changed at the same moment; try again.")
+
+
+def off_in_running_games(token: str | None) -> None:
+    """The caller no longer allows spectators (``settings.spectators`` false): every game they
+    are still in turns spectators off for the rest of it, so the spectators already watching
+    are unsubscribed and told (new ones are refused by ``unwatchable_reason``). Idempotent: a
+    ``PUT /v1/me`` retried after a conflict finishes the work."""
+    player_id = authenticate(token).player_id
+    for item in query_all(prefix_query(player_id, "GAME#A#")):
+        try:
+            _switch_off(item["game_id"]["S"])
+        except ApiError as exc:
+            if exc.code != "game-over":  # it ended meanwhile: nobody watches it any more
+                raise
