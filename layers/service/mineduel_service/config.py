@@ -42,6 +42,8 @@ class Config:
     """The WebSocket API's management endpoint (``LIVE_API_ENDPOINT``), for the fan-out only."""
     event_bus_name: str = ""
     """The stack's own EventBridge bus (``EVENT_BUS_NAME``), for the fan-out only."""
+    cursor_key: str = ""
+    """The key pagination cursors are signed with (``CURSOR_KEY``), for the list functions only."""
 
     @property
     def issuer(self) -> str:
@@ -99,6 +101,7 @@ def get_config() -> Config:
         export_bucket=os.environ.get("EXPORT_BUCKET", ""),
         live_endpoint=os.environ.get("LIVE_API_ENDPOINT", ""),
         event_bus_name=os.environ.get("EVENT_BUS_NAME", ""),
+        cursor_key=os.environ.get("CURSOR_KEY", ""),
     )
 
 
