@@ -39,8 +39,8 @@ and a moto other than 5.2 is refused, since the patch leans on its internals. Ea
    and a query of an index skips sorting the whole table (moto sorts the index's matches by
    their own keys afterwards, so the answer is the same).
 7. **A request finds its service without listing moto's package.** moto's server lists (and
-   stats) its own package directory on every request to find the service; the listing is taken
-   once here.
+   stats) its own package directory on every request to find the service, and lists a response
+   class's methods on every request to find the action; both are taken once here.
 
 The proposal to fix (1) to (3) in moto itself is in docs/local.md.
 """
@@ -57,6 +57,8 @@ from typing import Any, cast
 
 import moto
 from moto import backends as moto_backends
+from moto.core import responses as moto_responses
+from moto.core import utils as moto_utils
 from moto.core.exceptions import JsonRESTError
 from moto.dynamodb import models as dynamodb_models
 from moto.dynamodb.models import DynamoDBBackend, dynamodb_backends
@@ -478,6 +480,17 @@ def _list_of_moto_modules() -> tuple[str, ...]:
     return _MODULES
 
 
+_method_names: dict[object, list[str]] = {}
+_original_method_names: Callable[[object], list[str]] = moto_utils.method_names_from_class
+
+
+def _method_names_from_class(clazz: object) -> list[str]:
+    found = _method_names.get(clazz)
+    if found is None:
+        found = _method_names[clazz] = list(_original_method_names(clazz))
+    return found
+
+
 # ---------------------------------------------------------------- install
 def install() -> None:
     """Apply the patch to this process's moto (once)."""
@@ -503,6 +516,7 @@ def install() -> None:
         global _MODULES  # noqa: PLW0603
         _MODULES = tuple(moto_backends.list_of_moto_modules())
         moto_backends.list_of_moto_modules = _list_of_moto_modules
+        moto_responses.method_names_from_class = _method_names_from_class  # type: ignore[attr-defined]
         for name in ("create_schedule", "update_schedule", "delete_schedule"):
             setattr(
                 EventBridgeSchedulerBackend,
