@@ -193,6 +193,9 @@ def test_a_successful_transaction_writes_each_change_once_to_the_stream(ddb: Any
         ("MODIFY", "1"),
         ("INSERT", "2"),
     ]
+    assert records[0]["dynamodb"]["OldImage"]["n"] == {"N": "1"}
+    kept = _table().stream_shard.items  # type: ignore[union-attr]
+    assert all(moto_patch.PACKED in r.__dict__ for r in kept)  # a day of them is kept: packed
 
 
 def test_stream_writes_are_signalled_once_a_transaction_succeeds(ddb: Any) -> None:

@@ -19,7 +19,8 @@ and a moto other than 5.2 is refused, since the patch leans on its internals. Ea
    record forever. Here records older than 24 hours by :func:`configure`'s clock (the local
    stack's clock, which ``POST /_local/clock`` moves) are trimmed from the shard, which then
    starts at the oldest record kept; an iterator pointing before it gets
-   ``TrimmedDataAccessException``, as on AWS.
+   ``TrimmedDataAccessException``, as on AWS. A day of records is kept packed (compressed), a
+   twentieth of moto's nested dicts of both images.
 3. **Shard iterators expire.** moto keeps every shard iterator it ever issued (one more per
    ``GetRecords``). DynamoDB Streams' expire 15 minutes after they are issued; here too, and an
    expired or unknown one gets ``ExpiredIteratorException`` (moto raised a KeyError: a 500).
@@ -35,9 +36,16 @@ and a moto other than 5.2 is refused, since the patch leans on its internals. Ea
    until something happens instead of asking moto twenty times a second.
 6. **A query costs what it reads.** moto answers every ``Query`` by listing and sorting every
    item of the table, then keeping the partition asked for: a game's query cost in proportion
-   to all the games ever played. Here a query of the table itself reads only its partition,
-   and a query of an index skips sorting the whole table (moto sorts the index's matches by
-   their own keys afterwards, so the answer is the same).
+   to all the games ever played, and the deadline sweeper's forty index queries a minute
+   seconds of CPU after a few dozen games. Here a query of the table itself reads only its
+   partition, and a query of an index keeps, without sorting the table, the items whose index
+   key has the value asked for (moto then checks and sorts those as before, so the answer is
+   the same).
+8. **What is thrown away is freed.** moto records every instance of its models in a list kept
+   until a reset (for ``/moto-api/data.json``): every DynamoDB item it ever made (each copy a
+   query or transaction takes too), every stream record, every shard iterator, so nothing the
+   patch trims or expires was ever freed. Items, stream records and shard iterators are not
+   recorded here (they are not listed in ``/moto-api/data.json`` any more).
 7. **A request finds its service without listing moto's package.** moto's server lists (and
    stats) its own package directory on every request to find the service, and lists a response
    class's methods on every request to find the action; both are taken once here.
@@ -48,9 +56,11 @@ The proposal to fix (1) to (3) in moto itself is in docs/local.md.
 from __future__ import annotations
 
 import copy
+import pickle
 import threading
 import time
 import types
+import zlib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
@@ -63,7 +73,7 @@ from moto.core.exceptions import JsonRESTError
 from moto.dynamodb import models as dynamodb_models
 from moto.dynamodb.models import DynamoDBBackend, dynamodb_backends
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
-from moto.dynamodb.models.table import StreamShard, Table
+from moto.dynamodb.models.table import StreamRecord, StreamShard, Table
 from moto.dynamodbstreams.models import DynamoDBStreamsBackend, ShardIterator
 from moto.scheduler.models import EventBridgeSchedulerBackend
 
@@ -81,6 +91,10 @@ WRITTEN_AT = "mineduel_written_at"
 """The attribute a stream record gets: when it was written, by the stack's clock."""
 ISSUED_AT = "mineduel_issued_at"
 """The attribute a shard iterator gets: when it was issued (monotonic seconds)."""
+SEQUENCE = "mineduel_sequence"
+"""The attribute a stream record gets: its sequence number (read without unpacking it)."""
+PACKED = "mineduel_packed"
+"""Where a stream record keeps its packed ``record``."""
 
 
 def _system_clock() -> datetime:
@@ -225,11 +239,15 @@ def _restore(snapshots: list[_Snapshot], marks: dict[int, tuple[StreamShard, int
             if not partition:
                 del items[hash_value]
     for shard, first_new in marks.values():
-        shard.items = [r for r in shard.items if _sequence(r) < first_new]
+        while shard.items and _sequence(shard.items[-1]) >= first_new:
+            shard.items.pop()  # the transaction's own records: the newest ones
 
 
 def _sequence(record: Any) -> int:
-    return int(record.record["dynamodb"]["SequenceNumber"])
+    found = getattr(record, SEQUENCE, None)
+    if found is None:
+        return int(record.record["dynamodb"]["SequenceNumber"])
+    return int(found)
 
 
 def _next_sequence(shard: StreamShard) -> int:
@@ -268,19 +286,51 @@ _original_get = StreamShard.get
 
 
 def _add(self: StreamShard, old: Item | None, new: Item | None) -> None:
-    """moto's add, the record stamped with the stack's clock; then old records trimmed, and
-    the listeners told (after the transaction, when in one)."""
+    """moto's add, the record stamped with the stack's clock (and, for a TTL deletion, its
+    ``userIdentity``) and packed; then old records trimmed, and the listeners told (after the
+    transaction, when in one)."""
     count = len(self.items)
     _original_add(self, old, new)
     now = _now()
     if len(self.items) > count:
-        setattr(self.items[-1], WRITTEN_AT, now)
+        record = self.items[-1]
+        setattr(record, WRITTEN_AT, now)
+        if getattr(_ttl_deletion, "active", False):
+            record.record["userIdentity"] = dict(TTL_IDENTITY)
+        _pack(record)
     trim(self, now)
     pending = getattr(_in_transaction, "pending", None)
     if pending is not None:
         pending.add(self.table.name)
     else:
         _notify_stream(self.table.name)
+
+
+class _PackedRecord:
+    """``StreamRecord.record``, kept packed once the record is complete.
+
+    moto keeps each record as nested dicts of both images, tens of kilobytes for a game item,
+    and DynamoDB Streams keeps records for a day: packed (pickled, then zlib at its fastest
+    level) a record takes a twentieth of that, and is unpacked when read (once, by the trigger).
+    Until it is packed (while moto's ``StreamRecord.__init__`` fills it in) it is the dict."""
+
+    def __get__(self, record: Any, owner: type | None = None) -> Any:
+        if record is None:
+            return self
+        packed = record.__dict__.get(PACKED)
+        if packed is None:
+            return record.__dict__["record"]
+        return pickle.loads(zlib.decompress(packed))  # noqa: S301  (moto's own record)
+
+    def __set__(self, record: Any, value: Any) -> None:
+        record.__dict__.pop(PACKED, None)
+        record.__dict__["record"] = value
+
+
+def _pack(record: Any) -> None:
+    raw = record.__dict__.pop("record")
+    setattr(record, SEQUENCE, int(raw["dynamodb"]["SequenceNumber"]))
+    record.__dict__[PACKED] = zlib.compress(pickle.dumps(raw, protocol=5), 1)
 
 
 def trim(shard: StreamShard, now: datetime) -> int:
@@ -397,14 +447,15 @@ def _expires_by(item: Item, attribute: str, oldest: float, epoch: float) -> bool
     return oldest <= expiry <= epoch
 
 
+_ttl_deletion = threading.local()
+
+
 def _delete_by_ttl(table: Table, hash_value: DynamoType, range_value: Any) -> None:
-    shard = table.stream_shard
-    before = _next_sequence(shard) if shard is not None else 0
-    table.delete_item(hash_value, range_value)
-    if shard is not None:
-        for record in shard.items:
-            if _sequence(record) >= before:
-                record.record["userIdentity"] = dict(TTL_IDENTITY)
+    _ttl_deletion.active = True
+    try:
+        table.delete_item(hash_value, range_value)
+    finally:
+        _ttl_deletion.active = False
 
 
 def trim_streams(now: datetime) -> int:
@@ -439,7 +490,11 @@ _query_scope = threading.local()
 def _query(self: Table, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
     """moto's query, telling ``all_items`` what it really needs (see :func:`_all_items`)."""
     index_name = kwargs.get("index_name") if "index_name" in kwargs else _positional_index(args)
-    _query_scope.scope = (self, None if index_name else hash_key)
+    if index_name:
+        equal = [(name, value.type, value.value) for name, value in _hash_conditions(kwargs)]
+        _query_scope.scope = (self, None, equal)
+    else:
+        _query_scope.scope = (self, hash_key, [])
     try:
         return _original_query(self, hash_key, *args, **kwargs)
     finally:
@@ -452,24 +507,42 @@ def _positional_index(args: tuple[Any, ...]) -> Any:
     return args[6] if len(args) > 6 else None
 
 
+def _hash_conditions(kwargs: dict[str, Any]) -> list[tuple[str, DynamoType]]:
+    found = kwargs.get("hash_key_conditions") or []
+    return [(str(name), value) for name, value in found if isinstance(value, DynamoType)]
+
+
 def _all_items(self: Table) -> list[Item]:
     """Inside a query of the table: the partition's items only, sorted as moto sorts them;
-    inside a query of an index: every item, unsorted (moto sorts the matches itself)."""
+    inside a query of an index: the items whose index key attributes have the values asked
+    for (compared as stored, before moto compares them its own way), unsorted (moto sorts the
+    matches by the index's keys itself)."""
     scope = getattr(_query_scope, "scope", None)
     if scope is None or scope[0] is not self:
         return _original_all_items(self)
-    hash_key = scope[1]
+    _, hash_key, equal = scope
     stored: Any = self.items
     if hash_key is None:
-        if self.range_key_attr is None:
-            return list(stored.values())
-        return [item for partition in stored.values() for item in partition.values()]
+        every = (
+            stored.values()
+            if self.range_key_attr is None
+            else (item for partition in stored.values() for item in partition.values())
+        )
+        return [item for item in every if _has_values(item, equal)]
     found = stored.get(hash_key)
     if found is None:
         return []
     if self.range_key_attr is None:
         return [found]
     return sorted(found.values(), key=lambda item: item.range_key)
+
+
+def _has_values(item: Item, equal: list[tuple[str, str, Any]]) -> bool:
+    for name, kind, value in equal:
+        found = item.attrs.get(name)
+        if found is None or found.type != kind or found.value != value:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------- 7. the server's dispatch
@@ -491,6 +564,16 @@ def _method_names_from_class(clazz: object) -> list[str]:
     return found
 
 
+# ---------------------------------------------------------------- 8. untracked instances
+UNTRACKED: tuple[type, ...] = (Item, StreamRecord, ShardIterator)
+"""The moto models made per request, whose instances moto would otherwise keep forever."""
+
+
+def _untracked_new(cls: type, *args: Any, **kwargs: Any) -> Any:
+    """``BaseModel.__new__`` without recording the instance."""
+    return object.__new__(cls)
+
+
 # ---------------------------------------------------------------- install
 def install() -> None:
     """Apply the patch to this process's moto (once)."""
@@ -506,6 +589,9 @@ def install() -> None:
             )
         dynamodb_models.copy = _copy_keeping_tables()  # type: ignore[attr-defined]
         DynamoDBBackend.transact_write_items = _transact_write_items  # type: ignore[method-assign]
+        for model in UNTRACKED:
+            model.__new__ = staticmethod(_untracked_new)  # type: ignore[assignment]
+        StreamRecord.record = _PackedRecord()  # type: ignore[assignment]
         StreamShard.add = _add  # type: ignore[method-assign]
         StreamShard.get = _get  # type: ignore[method-assign]
         ShardIterator.__init__ = _iterator_init  # type: ignore[method-assign]
