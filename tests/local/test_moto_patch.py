@@ -198,6 +198,25 @@ def test_a_successful_transaction_writes_each_change_once_to_the_stream(ddb: Any
     assert all(moto_patch.PACKED in r.__dict__ for r in kept)  # a day of them is kept: packed
 
 
+def test_an_update_that_creates_an_item_writes_one_insert(ddb: Any) -> None:
+    streams, iterator = _iterator()
+    update = {
+        "UpdateExpression": "SET n = :n",
+        "ExpressionAttributeValues": {":n": {"N": "7"}},
+    }
+    ddb.update_item(TableName=TABLE, Key=_key("U", "1"), **update)
+    ddb.transact_write_items(
+        TransactItems=[{"Update": {"TableName": TABLE, "Key": _key("U", "2"), **update}}]
+    )
+    ddb.update_item(TableName=TABLE, Key=_key("U", "1"), **update)  # exists now: a MODIFY
+    records, _ = _read(streams, iterator)
+    assert [(r["eventName"], r["dynamodb"]["NewImage"].get("n")) for r in records] == [
+        ("INSERT", {"N": "7"}),
+        ("INSERT", {"N": "7"}),
+        ("MODIFY", {"N": "7"}),
+    ]
+
+
 def test_stream_writes_are_signalled_once_a_transaction_succeeds(ddb: Any) -> None:
     seen: list[str] = []
     stop = moto_patch.on_stream_write(seen.append)

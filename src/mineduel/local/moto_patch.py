@@ -41,6 +41,10 @@ and a moto other than 5.2 is refused, since the patch leans on its internals. Ea
    partition, and a query of an index keeps, without sorting the table, the items whose index
    key has the value asked for (moto then checks and sorts those as before, so the answer is
    the same).
+9. **An update that creates an item is one INSERT.** moto's ``UpdateItem`` on a missing key
+   puts the bare key first, then applies the update: two INSERT records, the first with only
+   the key (the fan-out would see an item with no attributes). Here the bare key's record is
+   not written, as DynamoDB writes one record per change.
 8. **What is thrown away is freed.** moto records every instance of its models in a list kept
    until a reset (for ``/moto-api/data.json``): every DynamoDB item it ever made (each copy a
    query or transaction takes too), every stream record, every shard iterator, so nothing the
@@ -289,6 +293,9 @@ def _add(self: StreamShard, old: Item | None, new: Item | None) -> None:
     """moto's add, the record stamped with the stack's clock (and, for a TTL deletion, its
     ``userIdentity``) and packed; then old records trimmed, and the listeners told (after the
     transaction, when in one)."""
+    if getattr(_creating_update, "bare_key_next", False) and old is None:
+        _creating_update.bare_key_next = False  # the bare key UpdateItem puts first: no record
+        return
     count = len(self.items)
     _original_add(self, old, new)
     now = _now()
@@ -357,6 +364,28 @@ def _get(self: StreamShard, start: int, quantity: int) -> list[dict[str, Any]]:
 def _notify_stream(table_name: str) -> None:
     for listener in list(_stream_listeners):
         listener(table_name)
+
+
+_original_update_item = DynamoDBBackend.update_item
+_creating_update = threading.local()
+
+
+def _update_item(
+    self: DynamoDBBackend, table_name: str, key: Any, *args: Any, **kwargs: Any
+) -> Any:
+    """moto's UpdateItem; when it creates the item, the bare key it puts first writes no
+    stream record (the update's own INSERT, with the whole new item, follows)."""
+    table = self.get_table(table_name)
+    try:
+        hash_value, range_value = self.get_keys_value(table, key)
+        missing = _stored(table, hash_value, range_value) is None
+    except Exception:  # a malformed key: moto refuses it before it writes anything
+        missing = False
+    _creating_update.bare_key_next = missing
+    try:
+        return _original_update_item(self, table_name, key, *args, **kwargs)
+    finally:
+        _creating_update.bare_key_next = False
 
 
 # ---------------------------------------------------------------- 3. shard iterators
@@ -593,6 +622,7 @@ def install() -> None:
             model.__new__ = staticmethod(_untracked_new)  # type: ignore[assignment]
         StreamRecord.record = _PackedRecord()  # type: ignore[assignment]
         StreamShard.add = _add  # type: ignore[method-assign]
+        DynamoDBBackend.update_item = _update_item  # type: ignore[method-assign]
         StreamShard.get = _get  # type: ignore[method-assign]
         ShardIterator.__init__ = _iterator_init  # type: ignore[method-assign]
         DynamoDBStreamsBackend.get_shard_iterator = _get_shard_iterator  # type: ignore[method-assign]
