@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import re
 import secrets
 import statistics
 import tempfile
@@ -674,6 +675,51 @@ def report_cost(run: Run) -> list[str]:
     return lines
 
 
+README = Path(__file__).resolve().parents[3] / "README.md"
+README_FIGURES = {
+    "write units a move": re.compile(r"A move costs about ([\d.]+) DynamoDB write units"),
+    "write units a commit": re.compile(r"\(a commit, with the bot's replies, ([\d.]+)\)"),
+    "read units a move": re.compile(r"and ([\d.]+) read units"),
+    "$ per 1,000 games": re.compile(r"1,000 games vs the bot about \$([\d.]+)"),
+}
+"""The figures README.md's "What it costs" states, each checked against this run."""
+
+
+def headline(run: Run) -> dict[str, float]:
+    """The figures README.md states, as this run measured them."""
+    commits = all_commits(run)
+    moves = sum(s.moves for s in commits)
+    usage, mix = game_usage(run)
+    fan = fanout_usage(run, mix)
+    total = sum(usd for _, usd in cost_lines(usage, 1000, PRICES))
+    total += sum(usd for _, usd in fanout_cost_lines(fan, 1000, PRICES))
+    plain = run.meter.by_label()["commit"]
+    return {
+        "write units a move": sum(s.write_units for s in commits) / moves,
+        "write units a commit": statistics.mean(s.write_units for s in plain),
+        "read units a move": sum(s.read_units for s in commits) / moves,
+        "$ per 1,000 games": total,
+    }
+
+
+def report_readme(run: Run, readme: Path = README) -> list[str]:
+    """Each of README.md's cost figures beside this run's (README says what ``make bench``
+    prints: a figure off by more than its last digit is reported as stale)."""
+    text = readme.read_text(encoding="utf-8")
+    lines = ["README.md's figures against this run:"]
+    for name, measured in headline(run).items():
+        found = README_FIGURES[name].search(text)
+        if found is None:
+            lines.append(f"  {name}: measured {measured:.2f}; README states none (STALE)")
+            continue
+        stated = found.group(1)
+        digits = len(stated.partition(".")[2])
+        agrees = abs(float(stated) - measured) <= 10**-digits
+        verdict = "agrees" if agrees else "STALE: update README.md"
+        lines.append(f"  {name}: README {stated}, measured {measured:.{digits + 1}f} ({verdict})")
+    return lines
+
+
 def report_people(run: Run) -> list[str]:
     """What a game between two accounts costs, in all: the profiles, the invitation, the join,
     every commit, the end with its index items and statistics, a history read."""
@@ -785,6 +831,8 @@ def main() -> None:
         print(line)
     print()
     for line in report_cost(run):
+        print(line)
+    for line in report_readme(run):
         print(line)
     for note in run.skipped:
         print(f"note: {note}")
