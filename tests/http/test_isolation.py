@@ -23,19 +23,10 @@ from mineduel_service.observability import logger, metrics
 
 from mineduel.benchmarks.burst import token_burst
 from mineduel.local import isolation
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
 
 ROUNDS = int(os.environ.get("BURST_ROUNDS") or 25)
 SWITCH_INTERVAL_S = 1e-5
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture
@@ -73,7 +64,7 @@ def _in_two_environments(step: list[object]) -> list[object]:
             barrier.wait()  # both have written before either reads
             seen[index] = (
                 BaseRouter.current_event,
-                logger.registered_formatter.log_format.get("request"),
+                logger.get_current_keys().get("request"),
                 sorted(metrics.metric_set),
             )
 
@@ -92,7 +83,7 @@ def test_each_environment_keeps_its_own_event_log_keys_and_metrics() -> None:
         ("event-one", "event-one", ["m0"]),
         ("event-two", "event-two", ["m1"]),
     ]
-    assert "request" not in logger.registered_formatter.log_format  # the process's own: untouched
+    assert "request" not in logger.get_current_keys()  # the process's own: untouched
     assert not metrics.metric_set
 
 

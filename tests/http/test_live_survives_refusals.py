@@ -22,22 +22,10 @@ from websockets.sync.client import ClientConnection, connect
 from mineduel.local import moto_patch
 from mineduel.local.accounts import signed_in
 from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
 
 pytestmark = pytest.mark.http
 RACE_ATTEMPTS = 10
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
-
-
-def _ok(reply: Reply, status: int = 200) -> Any:
-    assert reply.status == status, reply.body[:400]
-    return reply.json()
 
 
 def _guest(stack: RunningStack) -> ApiClient:
@@ -57,7 +45,7 @@ def _subscribe(stack: RunningStack, client: ApiClient, game_id: str) -> Iterator
 def _move_arrives(ws: ClientConnection, client: ApiClient, game: dict[str, Any]) -> dict[str, Any]:
     """Commit on ``game``; the socket is told of it within ten seconds. The game after it."""
     row, col = next_tap(game, "easy")
-    after: dict[str, Any] = _ok(client.commit(game, row, col))["game"]
+    after: dict[str, Any] = client.commit(game, row, col).ok()["game"]
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         message = json.loads(ws.recv(timeout=10))
@@ -119,7 +107,7 @@ def a_lost_join_race(stack: RunningStack) -> None:
     racers = [signed_in(stack, f"Joiner{n}") for n in range(2)]
 
     def race() -> list[Reply]:
-        game_id = _ok(host.call("POST", "/v1/games", {"bots": 0}), 201)["game_id"]
+        game_id = host.call("POST", "/v1/games", {"bots": 0}).ok(201)["game_id"]
         path = f"/v1/games/{game_id}/join"
         replies = _at_once(*[lambda c=c: c.call("POST", path, {}) for c in racers])
         assert sorted(r.status for r in replies) == [200, 409]

@@ -6,29 +6,16 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from mineduel.local.accounts import signed_in
-from mineduel.local.client import Reply, next_tap
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.client import next_tap
+from mineduel.local.stack import RunningStack
 
 pytestmark = pytest.mark.http
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
-
-
-def _ok(reply: Reply, status: int = 200) -> Any:
-    assert reply.status == status, reply.body[:400]
-    return reply.json()
 
 
 def _subscribe(ws: ClientConnection, game_id: str) -> dict[str, Any]:
@@ -51,7 +38,7 @@ def _watchers(game: dict[str, Any]) -> int:
 
 def test_turning_spectators_off_cuts_the_watchers_already_subscribed(stack: RunningStack) -> None:
     player = signed_in(stack, "Shy")
-    games = [_ok(player.call("POST", "/v1/games", {"bots": 1}), 201) for _ in range(2)]
+    games = [player.call("POST", "/v1/games", {"bots": 1}).ok(201) for _ in range(2)]
     url = stack.live.url
     with (
         connect(f"{url}/?token={player.token}", open_timeout=10) as own,
@@ -63,16 +50,16 @@ def test_turning_spectators_off_cuts_the_watchers_already_subscribed(stack: Runn
             assert answer["type"] == "subscribed" and answer["role"] == "spectator", answer
             assert _until(own, "watchers")["watchers"] == 1
         path = f"/v1/games/{games[0]['game_id']}"
-        assert _watchers(_ok(player.call("GET", path))) == 1
+        assert _watchers(player.call("GET", path).ok()) == 1
 
-        _ok(player.call("PUT", "/v1/me", {"settings": {"spectators": False}}))
+        player.call("PUT", "/v1/me", {"settings": {"spectators": False}}).ok()
 
         told = {_until(spectator, "unsubscribed")["game_id"] for _ in games}
         assert told == {g["game_id"] for g in games}
         for game in games:
-            assert _watchers(_ok(player.call("GET", f"/v1/games/{game['game_id']}"))) == 0
+            assert _watchers(player.call("GET", f"/v1/games/{game['game_id']}").ok()) == 0
         row, col = next_tap(games[0])
-        _ok(player.commit(games[0], row, col))
+        player.commit(games[0], row, col).ok()
         with pytest.raises(TimeoutError):  # the cut spectator hears nothing more
             while True:
                 message = json.loads(spectator.recv(timeout=2))

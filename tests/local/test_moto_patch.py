@@ -96,20 +96,25 @@ def _read(streams: Any, iterator: str) -> tuple[list[dict[str, Any]], str]:
     return answer["Records"], answer["NextShardIterator"]
 
 
+def _set_n(pk: str, sk: str, n: int) -> dict[str, Any]:
+    """A transaction's ``Update`` setting ``n`` on one item."""
+    return {
+        "Update": {
+            "TableName": TABLE,
+            "Key": _key(pk, sk),
+            "UpdateExpression": "SET n = :n",
+            "ExpressionAttributeValues": {":n": {"N": str(n)}},
+        }
+    }
+
+
 def _cancelled(ddb: Any) -> None:
     """A transaction that updates one item, puts a new one, deletes a third, and fails on a
     fourth's condition: it must change nothing."""
     with pytest.raises(ClientError) as refused:
         ddb.transact_write_items(
             TransactItems=[
-                {
-                    "Update": {
-                        "TableName": TABLE,
-                        "Key": _key("A", "1"),
-                        "UpdateExpression": "SET n = :n",
-                        "ExpressionAttributeValues": {":n": {"N": "99"}},
-                    }
-                },
+                _set_n("A", "1", 99),
                 {"Put": {"TableName": TABLE, "Item": {**_key("A", "new"), "n": {"N": "1"}}}},
                 {"Delete": {"TableName": TABLE, "Key": _key("A", "2")}},
                 {
@@ -177,14 +182,7 @@ def test_a_successful_transaction_writes_each_change_once_to_the_stream(ddb: Any
     streams, iterator = _iterator()
     ddb.transact_write_items(
         TransactItems=[
-            {
-                "Update": {
-                    "TableName": TABLE,
-                    "Key": _key("A", "1"),
-                    "UpdateExpression": "SET n = :n",
-                    "ExpressionAttributeValues": {":n": {"N": "2"}},
-                }
-            },
+            _set_n("A", "1", 2),
             {"Put": {"TableName": TABLE, "Item": {**_key("A", "2"), "n": {"N": "1"}}}},
         ]
     )

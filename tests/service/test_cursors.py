@@ -123,9 +123,7 @@ def test_a_players_public_history_and_export_refuse_forged_cursors(
         first = api.call("GET", path, query=query)
         assert first.status == 200, first.body
         genuine = (
-            first.headers.get("x-next-cursor")
-            if path.endswith("export")
-            else first.body["next"]
+            first.headers.get("x-next-cursor") if path.endswith("export") else first.body["next"]
         )
         assert genuine
         assert api.call("GET", path, query={**query, "cursor": genuine}).status == 200

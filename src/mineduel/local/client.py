@@ -58,6 +58,11 @@ class Reply:
         """The body parsed as JSON."""
         return json.loads(self.body)
 
+    def ok(self, status: int = 200) -> Any:
+        """The body parsed as JSON, once the status is ``status`` (AssertionError otherwise)."""
+        _expect(self, status)
+        return self.json()
+
     @property
     def retryable(self) -> bool:
         """A refusal a client retries as it is: another request changed the game (or profile)
