@@ -32,7 +32,7 @@ def _items(stack: RunningStack) -> list[dict[str, Any]]:
 
 def _records(stack: RunningStack) -> list[dict[str, Any]]:
     """Every record the table's stream still keeps."""
-    streams = boto3.client("dynamodbstreams", region_name=stack.provisioned.region)
+    streams: Any = boto3.client("dynamodbstreams", region_name=stack.provisioned.region)
     arn = stack.provisioned.attribute("GamesTable", "StreamArn")
     shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
     iterator = streams.get_shard_iterator(
