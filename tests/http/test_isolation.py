@@ -98,6 +98,8 @@ def test_an_environment_keeps_its_state_between_invocations_and_its_own_seed_cac
         assert crypto._cache.get(b"ciphertext", "game") == b"s" * 32
     with isolation.running_in(other):
         assert crypto._cache.get(b"ciphertext", "game") is None  # decrypted by another
+        with pytest.raises(AttributeError):  # a fresh environment has no event yet
+            _ = BaseRouter.current_event
     crypto.clear_cache()  # outside any environment: every environment's cache
     with isolation.running_in(environment):
         assert crypto._cache.get(b"ciphertext", "game") is None

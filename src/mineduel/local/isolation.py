@@ -63,6 +63,10 @@ class Environment:
             return found
         return self.copy_of(shared)
 
+    def assigned(self, owner: object, name: str) -> Any:
+        """What this environment set ``owner.name`` to (``_MISSING`` if it never did)."""
+        return self._assigned.get((id(owner), name), _MISSING)
+
     def assign(self, owner: object, name: str, value: Any) -> None:
         """Set ``owner.name`` in this environment only."""
         self._assigned[(id(owner), name)] = value
@@ -105,10 +109,10 @@ class _ClassAttribute:
         self.shared = shared
 
     def get(self, owner: type) -> Any:
+        """The environment's value; a fresh environment has none yet, as a fresh Lambda
+        environment's class has none before its first request (outside any: the process's)."""
         environment = CURRENT.get()
-        value = environment.read(self, self.name, _MISSING) if environment is not None else _MISSING
-        if value is _MISSING:
-            value = self.shared
+        value = self.shared if environment is None else environment.assigned(self, self.name)
         if value is _MISSING:
             raise AttributeError(f"{owner.__name__}.{self.name} is not set")
         return value
