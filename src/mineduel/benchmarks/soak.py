@@ -379,8 +379,8 @@ def _ok(met: bool) -> str:
 def main() -> None:
     """Print the soak figures (``make bench``)."""
     print(
-        f"\n## Soak: one local stack, {GAMES} games vs the {BOT_LEVEL} bot, {CLIENTS} players "
-        "at a time\n"
+        f"\n## Soak: one local stack, {GAMES} games vs the {BOT_LEVEL} bot, "
+        f"{CLIENTS} player{'s' if CLIENTS > 1 else ''} at a time\n"
     )
     print(
         "| games | RSS MB | idle CPU | threads | commit p50 ms | p95 ms | p50 / first game's "
