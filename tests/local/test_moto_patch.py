@@ -360,3 +360,34 @@ def test_queries_answer_as_moto_does_reading_only_what_they_need(ddb: Any) -> No
     )
     assert by_g == ["As1", "Bs1", "Cs1", "As2", "Bs2", "Cs2", "As3", "Bs3", "Cs3"]
     assert len(_table().all_items()) == 9  # outside a query: every item, as moto lists them
+
+
+def test_get_records_answers_what_motos_serializer_answers(
+    ddb: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    streams, iterator = _iterator()
+    every_type = {
+        **_key("T", "all"),
+        "s": {"S": "text"},
+        "n": {"N": "12.5"},
+        "b": {"B": b"\x00\x01binary"},
+        "ss": {"SS": ["a", "b"]},
+        "ns": {"NS": ["1", "2"]},
+        "bs": {"BS": [b"x", b"y"]},
+        "m": {"M": {"inner": {"L": [{"S": "x"}, {"N": "1"}, {"BOOL": True}, {"NULL": True}]}}},
+        "expires_ttl": {"N": str(int(datetime(2029, 6, 1, tzinfo=UTC).timestamp()))},
+    }
+    ddb.put_item(TableName=TABLE, Item=every_type)
+    moto_patch.delete_expired(datetime(2030, 1, 1, tzinfo=UTC))  # a REMOVE with userIdentity
+    ours = streams.get_records(ShardIterator=iterator)
+    monkeypatch.setattr(
+        moto_patch.DynamoDBStreamsHandler,
+        "get_records",
+        moto_patch._original_get_records_response,
+    )
+    theirs = streams.get_records(ShardIterator=iterator)
+    assert [r["eventName"] for r in ours["Records"]] == ["INSERT", "REMOVE"]
+    for mine, moto_s in zip(ours["Records"], theirs["Records"], strict=True):
+        for key in set(mine) | set(moto_s):
+            assert mine.get(key) == moto_s.get(key), key
+    assert ours["Records"][0]["dynamodb"]["NewImage"]["b"] == {"B": b"\x00\x01binary"}

@@ -50,6 +50,10 @@ and a moto other than 5.2 is refused, since the patch leans on its internals. Ea
    query or transaction takes too), every stream record, every shard iterator, so nothing the
    patch trims or expires was ever freed. Items, stream records and shard iterators are not
    recorded here (they are not listed in ``/moto-api/data.json`` any more).
+10. **GetRecords answers in what its records already are.** A stream record is kept in the
+   API's own JSON shape; moto's generic response serializer walked every attribute of both
+   images again for each ``GetRecords`` (most of its cost). Here the answer is that JSON, the
+   creation time in epoch seconds and binary values in base64, as DynamoDB Streams sends them.
 7. **A request finds its service without listing moto's package.** moto's server lists (and
    stats) its own package directory on every request to find the service, and lists a response
    class's methods on every request to find the action; both are taken once here.
@@ -59,7 +63,9 @@ The proposal to fix (1) to (3) in moto itself is in docs/local.md.
 
 from __future__ import annotations
 
+import base64
 import copy
+import json
 import pickle
 import threading
 import time
@@ -79,6 +85,7 @@ from moto.dynamodb.models import DynamoDBBackend, dynamodb_backends
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import StreamRecord, StreamShard, Table
 from moto.dynamodbstreams.models import DynamoDBStreamsBackend, ShardIterator
+from moto.dynamodbstreams.responses import DynamoDBStreamsHandler
 from moto.scheduler.models import EventBridgeSchedulerBackend
 
 SUPPORTED = "5.2."
@@ -430,6 +437,26 @@ def _get_records(self: DynamoDBStreamsBackend, iterator_arn: str, limit: int) ->
     return answer
 
 
+_original_get_records_response = DynamoDBStreamsHandler.get_records
+
+
+def _get_records_response(self: Any) -> str:
+    """``DynamoDBStreamsHandler.get_records``: the records as the JSON they already are."""
+    limit = self._get_param("Limit")
+    answer = self.backend.get_records(self._get_param("ShardIterator"), limit or 1000)
+    return json.dumps(answer, default=_wire_value, separators=(",", ":"))
+
+
+def _wire_value(value: Any) -> Any:
+    """What JSON cannot hold, as the API sends it: times in whole epoch seconds (rounded down,
+    as DynamoDB Streams' ``ApproximateCreationDateTime`` is), binary in base64."""
+    if isinstance(value, datetime):
+        return int(value.timestamp())
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 # ---------------------------------------------------------------- 4. TTL
 def _backends() -> Iterator[DynamoDBBackend]:
     for regions in list(dynamodb_backends.values()):
@@ -627,6 +654,7 @@ def install() -> None:
         ShardIterator.__init__ = _iterator_init  # type: ignore[method-assign]
         DynamoDBStreamsBackend.get_shard_iterator = _get_shard_iterator  # type: ignore[method-assign]
         DynamoDBStreamsBackend.get_records = _get_records  # type: ignore[method-assign]
+        DynamoDBStreamsHandler.get_records = _get_records_response  # type: ignore[assignment]
         Table.query = _query  # type: ignore[method-assign]
         Table.all_items = _all_items  # type: ignore[method-assign]
         global _MODULES  # noqa: PLW0603
