@@ -189,8 +189,8 @@ class StreamPoller:
                     if wanted:
                         self._deliver_batch(wanted)
                         delivered += len(wanted)
-                    if len(answer["Records"]) < self._batch:
-                        break  # the shard is read to its end (a later write wakes the poller)
+                    if not answer["Records"]:
+                        break  # read to its end, what the deliveries themselves wrote included
             return delivered
 
     def _read(self, shard: str, iterator: str) -> dict[str, Any]:
