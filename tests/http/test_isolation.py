@@ -18,8 +18,8 @@ from collections.abc import Iterator
 
 import pytest
 from aws_lambda_powertools.event_handler.api_gateway import BaseRouter
-from mineduel_service import crypto
-from mineduel_service.observability import logger, metrics
+from mineduel_service.platform import crypto
+from mineduel_service.platform.observability import logger, metrics
 
 from mineduel.benchmarks.burst import token_burst
 from mineduel.local import isolation
