@@ -215,7 +215,7 @@ def interleaved(
 
 
 FLOOR = "the libraries' floor (Powertools' package as it ships)"
-LEAN_FLOOR = "the libraries' lean floor (the edge's lazy Powertools packages)"
+LEAN_FLOOR = "the lean floor (the edge's lazy Powertools packages)"
 COMMIT = "CommitMoveFunction"
 
 
