@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-bot bench-bot-variants openapi clean
+.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-imports bench-bot bench-bot-variants openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ test: lint typecheck cfn-lint pytest
 
 bench: $(STAMP)
 	$(BIN)/python -m mineduel.bench
+
+# Each function's cold import against the libraries' floor alone (interleaved rounds;
+# IMPORT_ROUNDS=25 for tighter figures, IMPORT_FUNCTIONS=CommitMoveFunction for one).
+bench-imports: $(STAMP)
+	$(BIN)/python -m mineduel.benchmarks.imports
 
 # The bot benchmark compares against ms_toollib, which only the optional `bench` extra installs.
 bench-bot: $(STAMP)

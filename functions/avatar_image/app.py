@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import headers, http
+from mineduel_service.api.http import Response
 from mineduel_service.people import avatars
 
 app = http.new_app()

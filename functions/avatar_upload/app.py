@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body
 from mineduel_service.api import http
-from mineduel_service.contract.models import AvatarUploadOut, AvatarUploadRequest, ProfileOut
+from mineduel_service.api.http import Body, Response
+from mineduel_service.contract.people import AvatarUploadOut, AvatarUploadRequest, ProfileOut
 from mineduel_service.people import avatar_uploads
 
 app = http.new_app()

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body
 from mineduel_service.api import http
-from mineduel_service.contract.models import ClaimOut, ClaimRequest
+from mineduel_service.api.http import Body, Response
+from mineduel_service.contract.people import ClaimOut, ClaimRequest
 from mineduel_service.people import guest_claims
 
 app = http.new_app()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
-from mineduel_service.contract.models import GameOut
+from mineduel_service.api.http import Response
+from mineduel_service.contract.games import GameOut
 from mineduel_service.play import timeouts
 
 app = http.new_app()

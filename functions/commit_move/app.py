@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Header
 from mineduel_service.api import http
-from mineduel_service.contract.models import CommitOut, CommitRequest, ErrorOut
+from mineduel_service.api.http import Body, Header, Response
+from mineduel_service.contract.moves import CommitOut, CommitRequest
+from mineduel_service.contract.problems import ErrorOut
 from mineduel_service.play import commit
 
 app = http.new_app()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body
 from mineduel_service.api import http
-from mineduel_service.contract.models import CreateGameRequest, GameOut
+from mineduel_service.api.http import Body, Response
+from mineduel_service.contract.games import GameOut
+from mineduel_service.contract.lobby import CreateGameRequest
 from mineduel_service.lobby import start
 
 app = http.new_app()

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Query
 from mineduel_service.api import http
+from mineduel_service.api.http import Query, Response
 from mineduel_service.contract.daily import DailyOut, DailyTableOut
 from mineduel_service.daily import overview
 from mineduel_service.daily import table as day_table

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from mineduel_service.contract.models import ExpiryEvent
+from mineduel_service.contract.expiry import ExpiryEvent
 from mineduel_service.platform.observability import logger, publish_metrics
 from mineduel_service.play import timeouts
 from pydantic import ValidationError

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
+from mineduel_service.api.http import Response
 from mineduel_service.archive import exports
 from mineduel_service.contract.exports import ExportsOut
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import headers, http
+from mineduel_service.api.http import Response
 from mineduel_service.archive import share_page, summaries
-from mineduel_service.contract.models import SummaryOut
+from mineduel_service.contract.archive import SummaryOut
 
 app = http.new_app()
 

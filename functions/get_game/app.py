@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Header
 from mineduel_service.api import http
-from mineduel_service.contract.models import GameOut
+from mineduel_service.api.http import Header, Response
+from mineduel_service.contract.games import GameOut
 from mineduel_service.games import reads
 
 app = http.new_app()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
-from mineduel_service.contract.models import GuestOut
+from mineduel_service.api.http import Response
+from mineduel_service.contract.people import GuestOut
 from mineduel_service.people import guests
 from mineduel_service.platform import limits
 

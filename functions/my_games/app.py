@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Query
 from mineduel_service.api import http
-from mineduel_service.contract.models import GameListOut
+from mineduel_service.api.http import Query, Response
+from mineduel_service.contract.game_lists import GameListOut
 from mineduel_service.people import history
 from mineduel_service.platform.pagination import DEFAULT_LIMIT, MAX_LIMIT
 

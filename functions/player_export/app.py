@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Query
 from mineduel_service.api import headers, http
+from mineduel_service.api.http import Query, Response
 from mineduel_service.archive import exports
 
 app = http.new_app()

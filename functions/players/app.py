@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Query
 from mineduel_service.api import http
-from mineduel_service.contract.models import GameListOut, ProfileOut
+from mineduel_service.api.http import Query, Response
+from mineduel_service.contract.game_lists import GameListOut
+from mineduel_service.contract.people import ProfileOut
 from mineduel_service.people import history, players
 from mineduel_service.platform.pagination import DEFAULT_LIMIT, MAX_LIMIT
 

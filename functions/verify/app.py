@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import http
+from mineduel_service.api.http import Response
 from mineduel_service.archive import documents
-from mineduel_service.contract.models import VerificationOut
+from mineduel_service.contract.archive import VerificationOut
 
 app = http.new_app()
 

@@ -14,6 +14,7 @@ import time
 BENCHMARKS = (
     "mineduel.benchmarks.engine",
     "mineduel.benchmarks.layers",
+    "mineduel.benchmarks.imports",
     "mineduel.benchmarks.cost",
     "mineduel.benchmarks.analysis",
     "mineduel.benchmarks.live",

@@ -8,12 +8,22 @@ on the path, and boto3 beside them as the runtime provides it. Otherwise the dev
 environment is used, and the report says so. ``-X importtime`` then says which packages the
 time goes to (self time summed per top-level package), which is where to look when a cold
 start is too slow.
+
+``main`` (``make bench-imports``, and part of ``make bench``) compares every function's import
+with the libraries' floor on a shared machine: the floor and each function are imported in
+turn, in a fresh interpreter each time, ``IMPORT_ROUNDS`` rounds (each round in its own
+shuffled order, so a burst of other work hits all of them alike), and each import reports both
+its wall time and its CPU time (``time.process_time``: what the interpreter itself spent, which
+another process's burst inflates far less). A ratio to the floor is the ratio of the medians
+of CPU time, and for the commit also the median of its per-round ratios; the load average is
+printed before and after.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -33,6 +43,8 @@ from .layer_builds import (
 
 RUNS = 3
 _PRELUDE = "import sys, time\n"
+_CLOCKS = "t = time.perf_counter(); c = time.process_time()\n"
+_TIMES = "print(time.perf_counter() - t, time.process_time() - c)\n"
 _LOAD = (
     "import importlib.util\n"
     "spec = importlib.util.spec_from_file_location('app', sys.argv[1])\n"
@@ -40,9 +52,8 @@ _LOAD = (
     "sys.modules['app'] = module\n"
     "spec.loader.exec_module(module)\n"
 )
-_IMPORT = _PRELUDE + "t = time.perf_counter()\n" + _LOAD + "print(time.perf_counter() - t)\n"
-_AFTER = _PRELUDE + _LOAD + "t = time.perf_counter()\nexec(sys.argv[2])\n"
-_AFTER += "print(time.perf_counter() - t)\n"
+_IMPORT = _PRELUDE + _CLOCKS + _LOAD + _TIMES
+_AFTER = _PRELUDE + _LOAD + _CLOCKS + "exec(sys.argv[2])\n" + _TIMES
 _LINE = re.compile(r"^import time:\s+(\d+) \|\s+\d+ \|\s+(\S+)")
 
 LIBRARIES = (
@@ -50,9 +61,18 @@ LIBRARIES = (
     "from aws_lambda_powertools import Logger\n"
     "from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response\n"
     "from aws_lambda_powertools.event_handler.openapi.params import Body\n"
+    "APIGatewayHttpResolver(enable_validation=True)\n"
 )
 """What every HTTP function imports before any of MineDuel's code: pydantic and Powertools'
-event handler with its OpenAPI validation. Its time is the floor under a handler's import."""
+event handler with its OpenAPI validation (the resolver built with validation on, which loads
+the validating middleware), Powertools' package as it ships. Its time is the libraries' floor
+under a handler's import."""
+LEAN_LIBRARIES = "import mineduel_service.api\n" + LIBRARIES
+"""The same libraries as MineDuel's handlers take them: Powertools' ``event_handler`` and
+``utilities.data_classes`` packages replaced first by the edge's lazy twins
+(``mineduel_service.api.powertools``), so none of the resolvers no route uses (AppSync's, which
+imports asyncio) nor the other event sources' classes is loaded. The floor of a handler that
+uses the libraries as leanly as Powertools allows."""
 
 ON_FIRST_USE = {
     "the bot (first bot move)": "import mineduel_engine.bot",
@@ -93,9 +113,14 @@ class Interpreter:
             check=True,
         )
 
+    def timed(self, code: str, *args: str) -> tuple[float, float]:
+        """One fresh run of ``code``, which prints its wall and CPU seconds: both, in ms."""
+        wall, cpu = self.run(code, *args).stdout.split()
+        return float(wall) * 1000, float(cpu) * 1000
+
     def median_ms(self, code: str, *args: str, runs: int = RUNS) -> float:
-        """Median of what ``code`` prints (seconds) over ``runs`` fresh runs, in milliseconds."""
-        return statistics.median(float(self.run(code, *args).stdout) for _ in range(runs)) * 1000
+        """Median wall time ``code`` reports over ``runs`` fresh runs, in milliseconds."""
+        return statistics.median(self.timed(code, *args)[0] for _ in range(runs))
 
 
 DEVELOPMENT = Interpreter((sys.executable,))
@@ -130,10 +155,13 @@ def cold_import_ms(module_file: Path, python: Interpreter = DEVELOPMENT) -> floa
     return python.median_ms(_IMPORT, str(module_file))
 
 
+def _timing_code(statements: str) -> str:
+    return _PRELUDE + _CLOCKS + statements + _TIMES
+
+
 def libraries_ms(python: Interpreter = DEVELOPMENT) -> float:
     """Median milliseconds to import ``LIBRARIES`` alone in a fresh interpreter."""
-    code = _PRELUDE + f"t = time.perf_counter()\n{LIBRARIES}print(time.perf_counter() - t)\n"
-    return python.median_ms(code)
+    return python.median_ms(_timing_code(LIBRARIES))
 
 
 def first_use_ms(module_file: Path, python: Interpreter = DEVELOPMENT) -> dict[str, float]:
@@ -154,3 +182,109 @@ def import_breakdown(module_file: Path, python: Interpreter = DEVELOPMENT) -> di
             package = found.group(2).split(".")[0]
             spent[package] = spent.get(package, 0.0) + int(found.group(1)) / 1000
     return dict(sorted(spent.items(), key=lambda item: -item[1]))
+
+
+@dataclass(frozen=True)
+class Timings:
+    """One case's fresh imports over the rounds, in milliseconds, in round order."""
+
+    wall: tuple[float, ...]
+    cpu: tuple[float, ...]
+
+    @property
+    def cpu_median(self) -> float:
+        return statistics.median(self.cpu)
+
+
+def interleaved(
+    python: Interpreter, cases: dict[str, tuple[str, ...]], rounds: int, seed: int = 23
+) -> dict[str, Timings]:
+    """Each case (the code and its arguments, printing wall and CPU seconds) run once per
+    round in a fresh interpreter, the order shuffled each round."""
+    shuffle = random.Random(seed).shuffle
+    found: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
+    for _ in range(rounds):
+        order = list(cases)
+        shuffle(order)
+        for name in order:
+            found[name].append(python.timed(*cases[name]))
+    return {
+        name: Timings(tuple(w for w, _ in runs), tuple(c for _, c in runs))
+        for name, runs in found.items()
+    }
+
+
+FLOOR = "the libraries' floor (Powertools' package as it ships)"
+LEAN_FLOOR = "the lean floor (the edge's lazy Powertools packages)"
+COMMIT = "CommitMoveFunction"
+
+
+def compare_functions(
+    python: Interpreter, functions: dict[str, Path], rounds: int
+) -> dict[str, Timings]:
+    """The two floors and every function in ``functions``, interleaved."""
+    cases: dict[str, tuple[str, ...]] = {
+        FLOOR: (_timing_code(LIBRARIES),),
+        LEAN_FLOOR: (_timing_code(LEAN_LIBRARIES),),
+    }
+    cases.update({name: (_IMPORT, str(path)) for name, path in functions.items()})
+    return interleaved(python, cases, rounds)
+
+
+def report(found: dict[str, Timings]) -> list[str]:
+    """The table: each case's medians (wall, CPU), its fastest CPU time and its ratio to each
+    floor (of the CPU medians); the commit's per-round ratios too."""
+    floor, lean = found[FLOOR].cpu_median, found[LEAN_FLOOR].cpu_median
+    lines = [
+        f"  {'':<58} {'wall':>7} {'CPU':>7} {'fastest':>8}  {'/ floor':>7} {'/ lean':>7}",
+    ]
+    for name, timing in found.items():
+        lines.append(
+            f"  {name:<58} {statistics.median(timing.wall):7.1f} {timing.cpu_median:7.1f} "
+            f"{min(timing.cpu):8.1f}  {timing.cpu_median / floor:7.3f} "
+            f"{timing.cpu_median / lean:7.3f}"
+        )
+    if COMMIT in found:
+        commit = found[COMMIT].cpu
+        paired = [
+            statistics.median(c / f for c, f in zip(commit, found[name].cpu, strict=True))
+            for name in (FLOOR, LEAN_FLOOR)
+        ]
+        lines.append(
+            f"  {COMMIT}, median of the per-round ratios: {paired[0]:.3f} to the floor, "
+            f"{paired[1]:.3f} to the lean floor"
+        )
+    return lines
+
+
+def main() -> None:
+    """Print every function's cold import against the libraries' floors (``make bench``)."""
+    from mineduel.local.template import load_template  # noqa: PLC0415  (the bench's own)
+
+    rounds = int(os.environ.get("IMPORT_ROUNDS", "9"))
+    only = {n for n in os.environ.get("IMPORT_FUNCTIONS", "").split(",") if n}
+    functions = {
+        fn.logical_id: fn.module_file
+        for fn in load_template().functions.values()
+        if not only or fn.logical_id in only
+    }
+    with lambda_like() as (python, why_not):
+        print(
+            f"== imports: each function's cold import against the libraries' floor, "
+            f"{rounds} interleaved rounds, ms ({python.description}"
+            f"{'; ' + why_not if why_not else ''}) =="
+        )
+        before = os.getloadavg()
+        found = compare_functions(python, functions, rounds)
+        after = os.getloadavg()
+    print(f"  load average (1, 5, 15 min): before {_load(before)}, after {_load(after)}")
+    for line in report(found):
+        print(line)
+
+
+def _load(figures: tuple[float, float, float]) -> str:
+    return " ".join(f"{f:.2f}" for f in figures)
+
+
+if __name__ == "__main__":
+    main()

@@ -78,6 +78,8 @@ class Sample:
     index_units: dict[str, float] = field(default_factory=dict)
     """Write units of each global secondary index the request's writes touched."""
     moves: int = 0
+    ended: bool = False
+    """A commit that ended its game (it also applies the game's result)."""
     meter_seconds: float = 0.0
     """Time the meter itself took inside the request (reading items' images): not the
     handler's."""

@@ -42,10 +42,13 @@ SOLVE_BUDGET = 5_000
 """Work units (``budget``, about a microsecond each) the move's one count of the board may use
 before the bot falls back; real games' boards take a few hundred."""
 
-LOOKAHEAD_BUDGET = 6_000
-"""Work units all look-ahead counts of one move may use together (about 1 move in 10 of real
-play would use more, and scores only the candidates it reached: in 400 games against medium,
-338 wins, against 339 with 7,000)."""
+LOOKAHEAD_BUDGET = 4_000
+"""Work units all look-ahead counts of one move may use together; a move that would use more
+scores only the candidates it reached (about 1 move in 5 of real play; 1 in 10 with 6,000).
+Set so that a move's p99 stays under 10 ms on the 2-core development machine under load
+(docs/bot.md: 6.5 ms of CPU at p99, 9.8 ms at worst; 8.0 and 13.4 ms with 6,000); in 400 games
+against medium on fixed fields, 331 wins, against 338 with 6,000 and 339 with 7,000 (within
+the 95% intervals)."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,11 @@ Who is calling is settled here too, from the ``Authorization`` header: ``credent
 token says, an account's verified by its signature) for requests on a game, which check it
 against the game's seats; ``caller`` (a guest also checked against its stored item) for the
 others. Use cases get these typed identities, never the bearer string.
+
+A handler takes Powertools' names from here (``Response``, and ``Body``, ``Query``, ``Header``
+for its parameters), never from Powertools: the edge's package replaces Powertools'
+``event_handler`` package by one that loads a module at a time (``powertools``), and a handler
+importing Powertools first would load the whole package before it.
 """
 
 from __future__ import annotations
@@ -21,19 +26,22 @@ import json
 from collections.abc import Callable
 from typing import Any, cast
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, content_types
+from aws_lambda_powertools.event_handler import Response as Response  # noqa: PLC0414  (for handlers)
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestUnsupportedContentType,
     RequestValidationError,
     ResponseValidationError,
 )
+from aws_lambda_powertools.event_handler.openapi.params import Body as Body  # noqa: PLC0414
+from aws_lambda_powertools.event_handler.openapi.params import Header as Header  # noqa: PLC0414
+from aws_lambda_powertools.event_handler.openapi.params import Query as Query  # noqa: PLC0414
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from mineduel_engine.errors import EngineError
 
-from ..contract.models import ErrorOut, GatewayMessageOut
-from ..people.identity import authenticate
+from ..contract.problems import ErrorOut, GatewayMessageOut
 from ..platform import auth
 from ..platform.config import get_config
 from ..platform.errors import Refusal, Unauthorized
@@ -376,13 +384,21 @@ def credential(app: APIGatewayHttpResolver) -> auth.Credential:
 def caller(app: APIGatewayHttpResolver) -> auth.Caller:
     """The verified caller (a guest also checked against its stored item: one read); 401
     without a valid token."""
-    return authenticate(credential(app))
+    return _authenticate(credential(app))
 
 
 def optional_caller(app: APIGatewayHttpResolver) -> auth.Caller | None:
     """The verified caller, or None when no token is sent."""
     found = optional_credential(app)
-    return None if found is None else authenticate(found)
+    return None if found is None else _authenticate(found)
+
+
+def _authenticate(found: auth.Credential) -> auth.Caller:
+    """``people.identity.authenticate``, imported on first use: requests on a game (a commit,
+    a resignation) check the credential against the game's seat instead, and never load it."""
+    from ..people.identity import authenticate  # noqa: PLC0415
+
+    return authenticate(found)
 
 
 def source_ip(app: APIGatewayHttpResolver) -> str | None:

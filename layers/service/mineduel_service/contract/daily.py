@@ -6,31 +6,32 @@ from typing import Literal
 
 from pydantic import Field
 
-from .models import GameSummaryOut, _Response
+from .base import ResponseModel
+from .game_lists import GameSummaryOut
 
 
-class DayCommitmentOut(_Response):
+class DayCommitmentOut(ResponseModel):
     """A day's commitment, published before the day starts."""
 
     date: str
     commitment: str
 
 
-class MonthCommitmentOut(_Response):
+class MonthCommitmentOut(ResponseModel):
     """A month's commitment (SHA-256 of its key), published before the month starts."""
 
     month: str
     commitment: str
 
 
-class DayTableLinkOut(_Response):
+class DayTableLinkOut(ResponseModel):
     """A past day that had a daily duel, and where its table is."""
 
     date: str
     table: str
 
 
-class DailyOut(_Response):
+class DailyOut(ResponseModel):
     """Today's daily duel: its commitments, and the caller's game of the day."""
 
     date: str = Field(description="Today, UTC (YYYY-MM-DD)")
@@ -48,7 +49,7 @@ class DailyOut(_Response):
     )
 
 
-class DailyEntryOut(_Response):
+class DailyEntryOut(ResponseModel):
     """One ranked player of a day (accounts only; equal mines and safe taps share a rank)."""
 
     rank: int
@@ -59,7 +60,7 @@ class DailyEntryOut(_Response):
     game_id: str | None = Field(description="The game, once the day is closed (null before)")
 
 
-class DailyTableOut(_Response):
+class DailyTableOut(ResponseModel):
     """One page of a day's table, with the day's commitment and (once closed) its seed."""
 
     date: str

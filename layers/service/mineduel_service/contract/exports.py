@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .models import _Response
+from .base import ResponseModel
 
 
-class ExportMonthOut(_Response):
+class ExportMonthOut(ResponseModel):
     """One month's export: every game that ended that month, gzip-compressed NDJSON."""
 
     month: str
@@ -19,7 +19,7 @@ class ExportMonthOut(_Response):
     expires_at: str
 
 
-class ExportsOut(_Response):
+class ExportsOut(ResponseModel):
     """Every month exported so far, newest first."""
 
     exports: list[ExportMonthOut]

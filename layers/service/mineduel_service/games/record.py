@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mineduel_engine import GameState, Settings
 from mineduel_engine.daily import field_id
 
 from ..platform import clock
-from ..ratings.model import GameRating
+
+if TYPE_CHECKING:
+    from ..ratings.model import GameRating
 
 WARNING_AT = 0.8
 """A turn's "time almost up" warning comes at this share of its time (docs/live.md)."""
@@ -309,6 +311,16 @@ class GameRecord:
             warned_for=data.get("warned_for"),
             spectators_off=bool(data.get("spectators_off", False)),
             creator_seat=int(data.get("creator_seat", 0)),
-            rating=GameRating.from_dict(json.loads(rating)) if rating else None,
+            rating=_rating(rating),
             daily=data.get("daily"),
         )
+
+
+def _rating(stored: str | None) -> GameRating | None:
+    """A rated game's stored rating record. The rating model is imported only here: a game
+    has one once it ended rated, so most commits never load it (docs/cost.md, *Cold starts*)."""
+    if not stored:
+        return None
+    from ..ratings.model import GameRating  # noqa: PLC0415
+
+    return GameRating.from_dict(json.loads(stored))

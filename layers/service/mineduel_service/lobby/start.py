@@ -14,7 +14,7 @@ from typing import Any
 from mineduel_engine import Settings, commitment, rules_for
 from mineduel_engine.settings import BOT_LEVELS
 
-from ..contract.models import CreateGameRequest, JoinRequest
+from ..contract.lobby import CreateGameRequest, JoinRequest
 from ..games import writes
 from ..games.current import existing
 from ..games.deadlines import WAITING_LAPSE_S, deadline_after

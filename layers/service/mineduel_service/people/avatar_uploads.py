@@ -23,7 +23,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from ..contract.models import AvatarUploadRequest
+from ..contract.people import AvatarUploadRequest
 from ..platform import auth, aws, clock, dynamo, keys
 from ..platform.errors import Refusal
 from ..platform.observability import count

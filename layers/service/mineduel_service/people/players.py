@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from ..contract.models import UpdateMeRequest
+from ..contract.people import UpdateMeRequest
 from ..platform import auth, clock, dynamo, keys
 from ..ratings.model import RATED_VARIANTS, PlayerRating, new_rating, rating_view
 from ..ratings.store import listing_update, parse_rating

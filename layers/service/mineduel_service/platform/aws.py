@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .config import get_config
 
 if TYPE_CHECKING:
+    from botocore.exceptions import ClientError
     from mypy_boto3_apigatewaymanagementapi import ApiGatewayManagementApiClient
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_events import EventBridgeClient
@@ -25,6 +26,15 @@ if TYPE_CHECKING:
 
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
+
+
+def client_error() -> type[ClientError]:
+    """botocore's error class, imported when an ``except`` clause first matches against it
+    (``except client_error() as exc``: Python evaluates the clause only once something was
+    raised, and then boto3 is loaded anyway), so a handler's import does not pay for botocore."""
+    from botocore.exceptions import ClientError  # noqa: PLC0415  (see the module docstring)
+
+    return ClientError
 
 
 def _settings(attempts: int = 3, **extra: Any) -> Any:

@@ -14,8 +14,6 @@ import threading
 import time
 from collections import OrderedDict
 
-from botocore.exceptions import ClientError
-
 from . import aws
 from .config import get_config
 from .errors import Fault
@@ -122,7 +120,7 @@ def decrypt_seed(ciphertext: bytes, game_id: str) -> bytes:
             KeyId=get_config().seed_key_id,
             EncryptionContext=_context(game_id),
         )
-    except ClientError as exc:
+    except aws.client_error() as exc:
         code = exc.response.get("Error", {}).get("Code", "")
         if code in {"InvalidCiphertextException", "IncorrectKeyException"}:
             raise SeedUnavailable() from None

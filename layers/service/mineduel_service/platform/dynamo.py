@@ -66,14 +66,6 @@ class WriteConflict(Exception):
         )
 
 
-def _client_error() -> type[ClientError]:
-    """botocore's error class, imported on the first call that can raise it (like boto3 itself,
-    ``aws``): a handler's import then does not pay for botocore."""
-    from botocore.exceptions import ClientError  # noqa: PLC0415
-
-    return ClientError
-
-
 def _refused(exc: ClientError) -> bool:
     return exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
 
@@ -90,7 +82,7 @@ def put(item: Item, *, condition: str | None = None, values: Item | None = None)
     """One ``PutItem``; with ``condition``, ``WriteConflict`` when it does not hold."""
     try:
         aws.dynamodb().put_item(**put_op(item, condition=condition, values=values)["Put"])
-    except _client_error() as exc:
+    except aws.client_error() as exc:
         if condition is not None and _refused(exc):
             raise WriteConflict(["ConditionalCheckFailed"]) from None
         raise
@@ -118,7 +110,7 @@ def update(
     request = update_op(key, expression, condition=condition, names=names, values=values)
     try:
         aws.dynamodb().update_item(**request["Update"])
-    except _client_error() as exc:
+    except aws.client_error() as exc:
         if condition is not None and _refused(exc):
             raise WriteConflict(["ConditionalCheckFailed"]) from None
         raise
@@ -197,7 +189,7 @@ def transact(items: Sequence[Item]) -> None:
         try:
             aws.dynamodb().transact_write_items(TransactItems=list(items))  # type: ignore[arg-type]
             return
-        except _client_error() as exc:
+        except aws.client_error() as exc:
             if exc.response.get("Error", {}).get("Code") != "TransactionCanceledException":
                 raise
             reasons = exc.response.get("CancellationReasons") or []

@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-
-from botocore.exceptions import ClientError
+from typing import TYPE_CHECKING
 
 from . import aws, clock
 from .config import get_config
+
+if TYPE_CHECKING:
+    from botocore.exceptions import ClientError
 
 MIN_LEAD_S = 60
 RETRY_ATTEMPTS = 10
@@ -125,7 +127,7 @@ def _create(name: str, due: str, event: dict[str, object]) -> None:
                 "DeadLetterConfig": {"Arn": config.schedule_dlq_arn},
             },
         )
-    except ClientError as exc:
+    except aws.client_error() as exc:
         if _code(exc) != "ConflictException":
             raise
 
@@ -139,7 +141,7 @@ def disarm(game_id: str, move_count: int, *, warned: bool = False) -> None:
             Name=schedule_name(game_id, move_count, after_warning=warned),
             GroupName=get_config().schedule_group,
         )
-    except ClientError as exc:
+    except aws.client_error() as exc:
         if _code(exc) != "ResourceNotFoundException":
             raise
 

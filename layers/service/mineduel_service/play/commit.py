@@ -37,7 +37,7 @@ from typing import Any
 
 from mineduel_engine import rules_for
 
-from ..contract.models import CommitRequest
+from ..contract.moves import CommitRequest
 from ..games import store
 from ..games.current import existing
 from ..games.deadlines import overdue
