@@ -40,22 +40,22 @@ pytest: $(STAMP)
 test: lint typecheck cfn-lint pytest
 
 bench: $(STAMP)
-	$(BIN)/python -m mineduel.bench
+	$(BIN)/python -m mineduel.benchmarks
 
 # The bot benchmark compares against ms_toollib, which only the optional `bench` extra installs.
 bench-bot: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	$(BIN)/python -m mineduel.bench_bot
+	$(BIN)/python -m mineduel.benchmarks.bot
 
 # The mineseeker and windows-duel matches alone (1,000 games each by default; VARIANT_GAMES=200
 # for a quick run).
 bench-bot-variants: $(STAMP)
-	PART=variants $(BIN)/python -m mineduel.bench_bot
+	PART=variants $(BIN)/python -m mineduel.benchmarks.bot
 
 # Regenerate docs/openapi.json from the handlers' models (a test fails while it is stale). The
 # file is replaced only once the whole document is built: a failure leaves it as it was.
 openapi: $(STAMP)
-	$(BIN)/python -m mineduel.local.openapi --output docs/openapi.json
+	$(BIN)/python -m mineduel.openapi --output docs/openapi.json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

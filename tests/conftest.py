@@ -12,11 +12,17 @@ made it. Whether every grant is used can only be judged once every test ran, so
 test file collected and nothing deselected (``make test``); a partial run
 (``pytest tests/engine``, ``-k ...``) checks the calls it made and nothing more.
 
+On several workers (pytest-xdist, ``make test``'s ``-n``), each worker sees only the calls of
+the tests it ran: a worker's test judges its own calls, and each worker hands the grants its
+calls used to the controller, which judges unused grants on their union once every worker is
+done (and fails the run, with the same report, when one is unused).
+
 moto: the local stack's patch (``mineduel.local.moto_patch``) is installed for every test.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +31,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from mineduel.local import iam, moto_patch
+from mineduel.local.iam.policy import Grant
+from mineduel.template import load_template
 
 # Every test's moto is the local stack's: transactions that cost what they touch, and leave
 # the table and its stream alone when cancelled (docs/local.md, "The moto patch").
@@ -36,7 +44,9 @@ TESTS = Path(__file__).resolve().parent
 AUDIT = iam.Audit()
 iam.install(AUDIT)
 _COMPLETE = pytest.StashKey[bool]()
+_UNUSED_REPORT = pytest.StashKey[str]()
 _deselected: list[int] = []
+_worker_outputs: list[dict[str, object]] = []
 
 
 @dataclass(frozen=True)
@@ -66,14 +76,60 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     session.config.stash[_COMPLETE] = not _deselected and on_disk <= collected
 
 
+def _is_worker(config: pytest.Config) -> bool:
+    """True in a pytest-xdist worker (which runs a share of the tests, never all of them)."""
+    return hasattr(config, "workerinput")
+
+
 @pytest.fixture
 def iam_run(request: pytest.FixtureRequest) -> IamRun:
-    """The IAM audit of this run (for the test that judges it at the end)."""
+    """The IAM audit of this run (for the test that judges it at the end). A worker's run is
+    never complete: the controller judges unused grants across all the workers."""
     return IamRun(
         audit=AUDIT,
-        complete=request.config.stash.get(_COMPLETE, False),
+        complete=request.config.stash.get(_COMPLETE, False) and not _is_worker(request.config),
         other_failures=request.session.testsfailed,
     )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """The controller keeps what each worker reported of its run (xdist's ``workeroutput``)."""
+    _worker_outputs.append(dict(getattr(node, "workeroutput", {})))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A worker hands its used grants to the controller; the controller, once every worker is
+    done with a complete, green run, judges unused grants on their union."""
+    config = session.config
+    if _is_worker(config):
+        workeroutput: dict[str, object] = config.workeroutput  # type: ignore[attr-defined]
+        workeroutput["iam_used"] = [dataclasses.astuple(grant) for grant in AUDIT.used]
+        workeroutput["iam_complete"] = config.stash.get(_COMPLETE, False)
+        return
+    if not _worker_outputs or session.testsfailed or exitstatus != 0:
+        return
+    if not all(output.get("iam_complete") for output in _worker_outputs):
+        return
+    union = AUDIT
+    for output in _worker_outputs:
+        used = output.get("iam_used", [])
+        assert isinstance(used, list)
+        union.used.update(Grant(*fields) for fields in used)
+    report = union.report(load_template(), judge_unused=True)
+    config.stash[_UNUSED_REPORT] = report or (
+        f"IAM: every grant of template.yaml was used by the calls of {len(_worker_outputs)} "
+        f"workers ({len(union.used)} grants)"
+    )
+    if report:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The controller's verdict on unused grants, when it judged them."""
+    verdict = terminalreporter.config.stash.get(_UNUSED_REPORT, "")
+    if verdict:
+        terminalreporter.write_line(verdict, red=verdict.startswith("template.yaml"))
 
 
 @pytest.fixture(autouse=True)

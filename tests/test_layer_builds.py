@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from mineduel.benchmarks.layer_builds import LAYERS
-from mineduel.local.template import load_template
+from mineduel.template import load_template
 
 ROOT = Path(__file__).resolve().parents[1]
 UNCHECKED_HASH = 0b01

@@ -13,7 +13,7 @@ from mineduel_engine.bot.position import Position
 from mineduel_engine.geometry import bomb_square
 
 from mineduel.cli import main
-from mineduel.commands.analyze import DEFAULT_MAX_WORK, _percent
+from mineduel.cli.analyze import DEFAULT_MAX_WORK, _percent
 
 
 def run_analyze(

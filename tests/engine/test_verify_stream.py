@@ -16,7 +16,7 @@ from typing import ClassVar
 import pytest
 
 from mineduel.cli import main
-from mineduel.commands.sources import next_page
+from mineduel.cli.sources import next_page
 
 GOLDEN = sorted((Path(__file__).resolve().parent / "golden").glob("*.json"))
 

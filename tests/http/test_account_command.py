@@ -24,8 +24,8 @@ import pytest
 from moto.cognitoidp.utils import cognito_totp
 
 from mineduel.cli import main as mineduel_main
-from mineduel.local.client import ApiClient, http_transport
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.testing.api_client import ApiClient, http_transport
 
 pytestmark = pytest.mark.http
 PASSWORD = "Correct-Horse-42"

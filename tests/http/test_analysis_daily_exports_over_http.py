@@ -11,9 +11,10 @@ import pytest
 from mineduel_engine.analysis import analyze_document
 
 from mineduel.cli import main as mineduel
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.api_client import ApiClient, Reply, http_transport
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 

@@ -20,10 +20,11 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser
 
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
 from mineduel.local.stack import RunningStack, start_local_stack
 from mineduel.local.upload_form import post_form
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.api_client import ApiClient, Reply, http_transport
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 

@@ -18,9 +18,10 @@ from mineduel.benchmarks.fanout import (
 )
 from mineduel.benchmarks.indexes import physical_tables
 from mineduel.benchmarks.metering import Call, Meter, Sample
-from mineduel.local.client import ApiClient, next_tap
 from mineduel.local.stack import start_local_stack
-from mineduel.local.template import load_template
+from mineduel.template import load_template
+from mineduel.testing.api_client import ApiClient
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 

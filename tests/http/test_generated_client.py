@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from mineduel.local.client import next_tap
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"

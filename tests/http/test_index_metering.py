@@ -12,7 +12,7 @@ from moto import mock_aws
 
 from mineduel.benchmarks.indexes import SecondaryIndex, TableModel, tables_of
 from mineduel.benchmarks.metering import Meter
-from mineduel.local.template import load_template
+from mineduel.template import load_template
 
 TABLE = "games"
 PROPERTIES: dict[str, Any] = {

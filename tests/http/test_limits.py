@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pytest
 from mineduel_service.platform import clock, limits
 
-from mineduel.local.client import ApiClient, Reply, http_transport
 from mineduel.local.stack import RunningStack, start_local_stack
-from mineduel.local.template import load_template
 from mineduel.local.throttle import ACCOUNT_BURST, Limits, RouteThrottle, TokenBucket
+from mineduel.template import load_template
+from mineduel.testing.api_client import ApiClient, Reply, http_transport
 
 pytestmark = pytest.mark.http
 GUESTS = "POST /v1/guests"

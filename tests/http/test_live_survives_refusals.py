@@ -20,9 +20,10 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from mineduel.local import moto_patch
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
 from mineduel.local.stack import RunningStack
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.api_client import ApiClient, Reply, http_transport
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 RACE_ATTEMPTS = 10

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import boto3
 import pytest
 
-from mineduel.local.accounts import PASSWORD, id_token
-from mineduel.local.client import ApiClient, http_transport
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.testing.accounts import PASSWORD, id_token
+from mineduel.testing.api_client import ApiClient, http_transport
 
 pytestmark = pytest.mark.http
 

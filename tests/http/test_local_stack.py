@@ -20,10 +20,11 @@ from mineduel_engine import verify_document
 from openapi_spec_validator import validate
 
 from mineduel.cli import main as mineduel_main
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap, public_state
-from mineduel.local.openapi import render
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.openapi.generate import render
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.api_client import ApiClient, Reply, http_transport
+from mineduel.testing.players import next_tap, public_state
 
 pytestmark = pytest.mark.http
 RACERS = 32

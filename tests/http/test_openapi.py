@@ -18,10 +18,10 @@ from mineduel_engine.daily import day_seed
 from mineduel_engine.fairness import commitment
 from openapi_spec_validator import validate
 
-from mineduel.local import openapi
-from mineduel.local.openapi import TAGS, OpenApiConflict, build, merge, operations, render
-from mineduel.local.openapi_examples import ANALYSIS, DAILY_TABLE_CLOSED, VERIFICATION_FINISHED
-from mineduel.local.template import load_template
+from mineduel.openapi import generate as openapi
+from mineduel.openapi.examples import ANALYSIS, DAILY_TABLE_CLOSED, VERIFICATION_FINISHED
+from mineduel.openapi.generate import TAGS, OpenApiConflict, build, merge, operations, render
+from mineduel.template import load_template
 
 COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 REGENERATE = "make openapi"

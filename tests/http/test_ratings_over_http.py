@@ -16,9 +16,9 @@ from mineduel_service.games import store
 from mineduel_service.platform import crypto
 from mineduel_service.play.advance import field_for
 
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.api_client import ApiClient, Reply
 
 pytestmark = pytest.mark.http
 VARIANT = "mine-duel"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mineduel.local.routing import Route, Router
-from mineduel.local.template import load_template
+from mineduel.template import load_template
 
 
 @pytest.fixture(scope="module")

@@ -38,8 +38,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from mineduel.local.client import ApiClient, http_transport
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.testing.api_client import ApiClient, http_transport
 
 pytestmark = pytest.mark.http
 EXAMPLES = 30

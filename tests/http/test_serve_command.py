@@ -19,8 +19,8 @@ from typing import IO
 import boto3
 import pytest
 
-from mineduel.local.client import ApiClient, http_transport
 from mineduel.local.moto_server import EmbeddedMoto
+from mineduel.testing.api_client import ApiClient, http_transport
 
 pytestmark = pytest.mark.http
 BANNER = re.compile(r"MineDuel local stack on (http://127\.0\.0\.1:\d+)\s+\(AWS: (.*)\)")

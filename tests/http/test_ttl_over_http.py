@@ -17,8 +17,9 @@ import boto3
 import pytest
 from websockets.sync.client import connect
 
-from mineduel.local.client import ApiClient, http_transport, next_tap
 from mineduel.local.stack import RunningStack
+from mineduel.testing.api_client import ApiClient, http_transport
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 EIGHT_DAYS_S = 8 * 86400

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from mineduel.cli import main as mineduel_main
-from mineduel.local.client import ApiClient, http_transport, next_action
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.testing.api_client import ApiClient, http_transport
+from mineduel.testing.players import next_action
 
 pytestmark = pytest.mark.http
 

@@ -28,9 +28,9 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from mineduel.local.accounts import id_token
-from mineduel.local.client import ApiClient, http_transport
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.testing.accounts import id_token
+from mineduel.testing.api_client import ApiClient, http_transport
 
 pytestmark = pytest.mark.http
 ROOT = Path(__file__).resolve().parents[2]

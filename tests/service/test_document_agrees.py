@@ -16,8 +16,8 @@ import pytest
 from mineduel_engine.bot import BOT_LEVELS
 from mineduel_service.contract.models import ACTIONS
 
-from mineduel.local.openapi import build
-from mineduel.local.template import load_template
+from mineduel.openapi.generate import build
+from mineduel.template import load_template
 
 if TYPE_CHECKING:
     from conftest import Api

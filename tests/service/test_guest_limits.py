@@ -16,7 +16,7 @@ import pytest
 from mineduel_service.platform import aws, clock, keys, limits
 from mineduel_service.platform.config import get_config
 
-from mineduel.local.template import load_template
+from mineduel.template import load_template
 
 if TYPE_CHECKING:
     from conftest import Api

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from mineduel.local.environments import load_handler_module
-from mineduel.local.template import load_template
+from mineduel.template import load_handler_module, load_template
 
 if TYPE_CHECKING:
     from conftest import Api

@@ -25,7 +25,7 @@ from mineduel_service.ratings import leaderboards
 from mineduel_service.ratings import model as ratings
 
 from mineduel import cli
-from mineduel.rebuild import rebuild
+from mineduel.cli.rebuild import rebuild
 
 if TYPE_CHECKING:
     from conftest import Api

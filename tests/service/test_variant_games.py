@@ -19,7 +19,7 @@ from mineduel_service.platform.config import get_config
 from mineduel_service.platform.observability import logger
 
 from mineduel.cli import main as mineduel
-from mineduel.local.client import next_action
+from mineduel.testing.players import next_action
 
 if TYPE_CHECKING:
     from conftest import Api

@@ -10,10 +10,10 @@ schemas by name (the same name must mean the same schema everywhere, or generati
 
 Then the document is finished for its readers: the 500 is documented as the functions really
 answer it (Powertools puts its own response-validation schema there, which they never send),
-every request body and answer gets the examples of ``openapi_examples`` (so Swagger UI's "Try
-it out" works as it stands), and schemas nothing refers to are dropped. ``docs/openapi.json``
-is this output, committed; regenerate it with ``make openapi`` (which replaces the file only once
-the whole document is built).
+every request body and answer gets the examples of ``mineduel.openapi.examples`` (so Swagger
+UI's "Try it out" works as it stands), and schemas nothing refers to are dropped.
+``docs/openapi.json`` is this output, committed; regenerate it with ``make openapi`` (which
+replaces the file only once the whole document is built).
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from aws_lambda_powertools.event_handler.api_gateway import ApiGatewayResolver
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 from mineduel_service.api.problems import PROBLEM_JSON
 
-from . import openapi_examples as examples
-from .environments import load_handler_module
-from .template import FunctionSpec, Template, load_template
+from mineduel.template import FunctionSpec, Template, load_handler_module, load_template
+
+from . import examples
 
 TITLE = "MineDuel API"
 VERSION = "v1"
@@ -308,7 +308,7 @@ def write_atomically(path: Path, text: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Write the document for the repository's template.yaml to ``--output`` (atomically), or
     print it when no file is named."""
-    parser = argparse.ArgumentParser(prog="python -m mineduel.local.openapi")
+    parser = argparse.ArgumentParser(prog="python -m mineduel.openapi")
     parser.add_argument("--output", type=Path, help="the file to (re)write, e.g. docs/openapi.json")
     args = parser.parse_args(argv)
     text = render(build(load_template()))

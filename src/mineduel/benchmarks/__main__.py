@@ -1,4 +1,4 @@
-"""``python -m mineduel.bench`` (``make bench``): print the project's performance figures.
+"""``python -m mineduel.benchmarks`` (``make bench``): print the project's performance figures.
 
 Speed is measured here, never asserted in tests: timings on a shared CI machine are noise,
 but figures printed on demand let anyone compare a change against the targets in the docs.

@@ -1,6 +1,6 @@
 """The single ``mineduel`` command: ``serve``, ``verify``, ``analyze``, ``account``, ``ratings``.
 
-Each subcommand lives in ``mineduel.commands.<name>`` and exposes ``HELP``, ``configure(parser)``
+Each subcommand lives in ``mineduel.cli.<name>`` and exposes ``HELP``, ``configure(parser)``
 and ``run(args) -> int``. Modules are imported only when their command runs, so ``mineduel
 verify`` starts fast and needs nothing beyond the engine.
 """
@@ -29,7 +29,7 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     for name, help_text in COMMANDS.items():
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
         if name == chosen:
-            module = importlib.import_module(f"mineduel.commands.{name}")
+            module = importlib.import_module(f"mineduel.cli.{name}")
             module.configure(command_parser)
             command_parser.set_defaults(run=module.run)
     return parser
@@ -41,7 +41,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(args_list).parse_args(args_list)
     code: int = args.run(args)
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,9 +1,9 @@
-"""A minimal MineDuel API client, over real HTTP or straight into the local API object.
+"""The one MineDuel API client, over real HTTP or straight into the local API object.
 
 The end-to-end tests use it over HTTP as any client would; the cost benchmark uses the same
 calls through :meth:`LocalApi.handle` in its own thread, so every AWS call a request causes can
-be attributed to it. The player's moves come from the engine's bot looking at the public Game
-only (what a human sees), so games last as long as real ones do.
+be attributed to it. Its player's moves come from ``players`` (the engine's bot looking at the
+public Game only, what a human sees), so games last as long as real ones do.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from mineduel_engine import GameState
-from mineduel_engine.bot import choose_action, choose_move
+from mineduel.local.http_events import HttpRequest, HttpResponse
 
-from .http_events import HttpRequest, HttpResponse
+from .players import play_out
 
 Transport = Callable[[HttpRequest], HttpResponse]
 TIMEOUT_S = 60
@@ -134,56 +133,14 @@ class ApiClient:
         headers = {"idempotency-key": key} if key else None
         return self.call("POST", f"/v1/games/{game['game_id']}/moves", body, headers)
 
+    def play_out(self, game: Mapping[str, Any], level: str = "hard") -> dict[str, Any]:
+        """Tap as the bot of ``level`` would until the game ends (the bots reply inside each
+        commit); returns the finished Game."""
+        return play_out(
+            game, lambda shown, row, col: self.commit(shown, row, col).ok()["game"], level
+        )
+
 
 def _expect(reply: Reply, status: int) -> None:
     if reply.status != status:
         raise AssertionError(f"expected {status}, got {reply.status}: {reply.body[:300]!r}")
-
-
-SEAT_FIELDS = ("mines", "safe_taps", "out", "bomb_used", "score")
-
-
-def public_state(game: Mapping[str, Any], seat: int | None = None) -> GameState:
-    """The engine's state rebuilt from an API Game, as the client that got it knows it: the
-    public board, and ``seat``'s own wrong guesses (the ``?`` cells only it is shown)."""
-    turn = game.get("turn")
-    mine = [
-        [r, c] for r, line in enumerate(game["board"]) for c, ch in enumerate(line) if ch == "?"
-    ]
-    private = None
-    if seat is not None and mine:
-        private = [{"wrong_guesses": mine if i == seat else []} for i in range(len(game["seats"]))]
-    return GameState.from_dict(
-        {
-            "variant": game["variant"],
-            "width": game["width"],
-            "height": game["height"],
-            "mines": game["mines"],
-            "options": game.get("options") or {},
-            "seats": [
-                {k: s[k] for k in SEAT_FIELDS if s.get(k) is not None} for s in game["seats"]
-            ],
-            "board": [line.replace("?", ".") for line in game["board"]],
-            "turn": turn["seat"] if turn else None,
-            "move_count": game["move_count"],
-            "result": None,
-        },
-        private=private,
-    )
-
-
-def next_tap(game: Mapping[str, Any], level: str = "hard") -> tuple[int, int]:
-    """The cell a thoughtful player taps next, judged from the public Game alone."""
-    return choose_move(public_state(game), game["commitment"], level)
-
-
-def next_action(game: Mapping[str, Any], seat: int, level: str = "hard") -> dict[str, Any]:
-    """A commit body for the move a thoughtful player of any variant makes next, judged from
-    what ``seat`` is shown (the engine's bot on the client's side)."""
-    chosen = choose_action(public_state(game, seat), game["commitment"], level)
-    return {
-        "action": chosen.action,
-        "row": chosen.row,
-        "col": chosen.col,
-        "expected_move": game["move_count"],
-    }

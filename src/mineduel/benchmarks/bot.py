@@ -1,6 +1,6 @@
 """Benchmark of the bot: the probability engine's speed, and the levels' strength.
 
-Run with ``make bench-bot`` (``python -m mineduel.bench_bot``). Not a test: it prints figures.
+Run with ``make bench-bot`` (``python -m mineduel.benchmarks.bot``). Not a test: it prints figures.
 
 Environment:
 - ``GAMES`` (default 2000): games per match. Games come in duplicate pairs: every field is

@@ -11,7 +11,7 @@ nothing else on standard output, so ``TOKEN=$(mineduel account sign-in ...)`` wo
 and messages go to standard error. Passwords come from a prompt without echo, or from the first
 line of standard input with ``--password-stdin``; never from the command line, where other
 users and the shell history would see them. Codes come from their option or from a prompt
-(standard input). Refusals are one line and an exit code (see ``mineduel.accounts.errors``).
+(standard input). Refusals are one line and an exit code (see ``mineduel.cli.accounts.errors``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import json
 import os
 import sys
 
-from mineduel.accounts.cognito import (
+from mineduel.cli.accounts.cognito import (
     Accounts,
     Tokens,
     TotpChallenge,
@@ -30,8 +30,14 @@ from mineduel.accounts.cognito import (
     normalize_email,
     otpauth_uri,
 )
-from mineduel.accounts.errors import EXIT_CANNOT_START, EXIT_INTERRUPTED, AccountError
-from mineduel.accounts.pool import DEFAULT_API, PoolConfig, explicit, from_local_stack, from_stack
+from mineduel.cli.accounts.errors import EXIT_CANNOT_START, EXIT_INTERRUPTED, AccountError
+from mineduel.cli.accounts.pool import (
+    DEFAULT_API,
+    PoolConfig,
+    explicit,
+    from_local_stack,
+    from_stack,
+)
 
 HELP = "A player account: sign up, confirm, sign in (prints a token), set up TOTP."
 

@@ -9,15 +9,19 @@ of the local stack about a second; cfn-lint stays the template's linter in ``mak
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import yaml
 
 FUNCTION_TYPE = "AWS::Serverless::Function"
-ROOT_TEMPLATE = Path(__file__).resolve().parents[3] / "template.yaml"
+ROOT_TEMPLATE = Path(__file__).resolve().parents[2] / "template.yaml"
 
 
 class TemplateError(Exception):
@@ -164,3 +168,19 @@ def _function_spec(
         routes=routes,
         properties=props,
     )
+
+
+def load_handler_module(spec: FunctionSpec) -> ModuleType:
+    """A new, private copy of ``spec``'s handler module (what one environment's init runs).
+
+    The copy is registered in ``sys.modules`` under a unique name, because pydantic resolves a
+    model's annotations through its module there.
+    """
+    name = f"mineduel_env_{spec.logical_id}_{uuid.uuid4().hex[:12]}"
+    module_spec = importlib.util.spec_from_file_location(name, spec.module_file)
+    if module_spec is None or module_spec.loader is None:
+        raise ImportError(f"cannot load {spec.module_file}")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    module_spec.loader.exec_module(module)
+    return module

@@ -4,7 +4,7 @@ SOURCE is a directory (every ``*.json`` file in it is one document, every ``*.nd
 ``*.jsonl`` file one document a line), a file of either kind, or ``-`` for standard input (one
 document, or one a line). The documents are what ``GET /v1/games/{id}/verify`` answers. The
 command replays each rated game's log, applies the games in the recorded order, checks every
-recorded before/after (``mineduel.rebuild``) and prints the ratings it arrives at. Exit code:
+recorded before/after (``mineduel.cli.rebuild``) and prints the ratings it arrives at. Exit code:
 0 when every check holds, 1 when one fails, 2 when the input cannot be read.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from mineduel.rebuild import Rebuilt, rebuild
+from mineduel.cli.rebuild import Rebuilt, rebuild
 
 HELP = "Recompute ratings from Verification documents (rebuild SOURCE)."
 
