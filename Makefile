@@ -34,8 +34,12 @@ typecheck: $(STAMP)
 cfn-lint: $(STAMP)
 	@if [ -f template.yaml ]; then $(BIN)/cfn-lint template.yaml; fi
 
+# On every core (pytest-xdist): each worker runs whole test files (a module's local stack starts
+# once), on ports and temporary directories of its own; `PYTEST_WORKERS=0 make pytest` runs in one
+# process. The IAM audit's unused grants are judged on all the workers' calls together.
+PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 test: lint typecheck cfn-lint pytest
 

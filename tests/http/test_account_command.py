@@ -16,7 +16,6 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import boto3
@@ -24,19 +23,12 @@ import pytest
 from moto.cognitoidp.utils import cognito_totp
 
 from mineduel.cli import main as mineduel_main
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
 from mineduel.testing.api_client import ApiClient, http_transport
 
 pytestmark = pytest.mark.http
 PASSWORD = "Correct-Horse-42"
 TOTP_STEP_S = 30
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
 
 
 def account(

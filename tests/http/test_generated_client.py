@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
 from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
@@ -85,13 +85,6 @@ def client_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleT
     yield package
     for name in [n for n in sys.modules if n == PACKAGE or n.startswith(PACKAGE + ".")]:
         del sys.modules[name]
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
 
 
 def _api(name: str) -> Any:

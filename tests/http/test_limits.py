@@ -5,25 +5,17 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
 from mineduel_service.platform import clock, limits
 
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
 from mineduel.local.throttle import ACCOUNT_BURST, Limits, RouteThrottle, TokenBucket
 from mineduel.template import load_template
 from mineduel.testing.api_client import ApiClient, Reply, http_transport
 
 pytestmark = pytest.mark.http
 GUESTS = "POST /v1/guests"
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
 
 
 def test_each_route_gets_the_templates_throttle() -> None:

@@ -11,7 +11,6 @@ import http.client
 import json
 import socket
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,22 +19,15 @@ from mineduel_engine import verify_document
 from openapi_spec_validator import validate
 
 from mineduel.cli import main as mineduel_main
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
 from mineduel.openapi.generate import render
 from mineduel.testing.accounts import signed_in
-from mineduel.testing.api_client import ApiClient, Reply, http_transport
+from mineduel.testing.api_client import ApiClient, http_transport
 from mineduel.testing.players import next_tap, public_state
 
 pytestmark = pytest.mark.http
 RACERS = 32
 COMMITTED_OPENAPI = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
 
 
 @pytest.fixture
@@ -45,11 +37,6 @@ def guest(stack: RunningStack) -> ApiClient:
     return client
 
 
-def _ok(reply: Reply, status: int = 200) -> Any:
-    assert reply.status == status, reply.body[:400]
-    return reply.json()
-
-
 def _play_to_the_end(client: ApiClient, game: dict[str, Any], seen: list[bytes]) -> dict[str, Any]:
     """Commit the engine bot's choices for seat 0 until the game ends; every reply in ``seen``."""
     while game["status"] == "active":
@@ -57,7 +44,7 @@ def _play_to_the_end(client: ApiClient, game: dict[str, Any], seen: list[bytes])
         row, col = next_tap(game)
         reply = client.commit(game, row, col)
         seen.append(reply.body + json.dumps(reply.headers).encode())
-        answer = _ok(reply)
+        answer = reply.ok()
         assert answer["moves"][0]["n"] == game["move_count"] + 1
         assert answer["moves"][0]["seat"] == 0
         game = answer["game"]
@@ -82,10 +69,10 @@ def test_a_guest_plays_whole_games_against_the_bot_and_each_verifies(
         assert seed.encode() in replies[-1]
         assert all(seed.encode() not in body for body in replies[:-1]), "seed sent too early"
         path = f"/v1/games/{game['game_id']}"
-        log = _ok(guest.call("GET", f"{path}/moves?after=0"))["moves"]
+        log = guest.call("GET", f"{path}/moves?after=0").ok()["moves"]
         assert [m["n"] for m in log] == list(range(1, finished["move_count"] + 1))
 
-        document = _ok(guest.call("GET", f"{path}/verify"))
+        document = guest.call("GET", f"{path}/verify").ok()
         assert document["verdict"] == {"checked": True, "ok": True, "problems": []}
         assert document["moves"] == log
         verdict = verify_document(document)
@@ -97,11 +84,11 @@ def test_a_guest_plays_whole_games_against_the_bot_and_each_verifies(
 def test_nothing_hidden_is_served_while_a_game_runs(guest: ApiClient) -> None:
     game = guest.create_game()
     path = f"/v1/games/{game['game_id']}"
-    document = _ok(guest.call("GET", f"{path}/verify"))
+    document = guest.call("GET", f"{path}/verify").ok()
     assert document["seed"] is None
     assert document["field"] is None
     assert document["verdict"]["checked"] is False
-    assert _ok(guest.call("GET", path))["seed"] is None
+    assert guest.call("GET", path).ok()["seed"] is None
 
 
 def test_a_missed_deadline_fires_through_the_clock_and_ends_the_game_against_that_seat(
@@ -111,26 +98,26 @@ def test_a_missed_deadline_fires_through_the_clock_and_ends_the_game_against_tha
     game = alice.create_game(seats=2, bots=0, move_deadline_s=60)
     path = f"/v1/games/{game['game_id']}"
     joined = signed_in(stack, "deadline-bob", username=False).call("POST", f"{path}/join", {})
-    game = _ok(joined)
-    early = _ok(alice.call("POST", "/_local/clock", {"advance_s": 30}))
+    game = joined.ok()
+    early = alice.call("POST", "/_local/clock", {"advance_s": 30}).ok()
     assert not any(name.startswith("turn-") for name in early["fired"])
-    assert _ok(alice.call("GET", path))["status"] == "active"
+    assert alice.call("GET", path).ok()["status"] == "active"
 
-    late = _ok(alice.call("POST", "/_local/clock", {"advance_s": 31}))
+    late = alice.call("POST", "/_local/clock", {"advance_s": 31}).ok()
     assert f"turn-{game['game_id']}-0" in late["fired"]
-    ended = _ok(alice.call("GET", path))
+    ended = alice.call("GET", path).ok()
     assert ended["status"] == "finished"
     assert ended["result"]["reason"] == "timeout"
     assert ended["result"]["winner"] == 1
     assert ended["seats"][0]["out"] is True
-    last = _ok(alice.call("GET", f"{path}/moves?after=0"))["moves"][-1]
+    last = alice.call("GET", f"{path}/moves?after=0").ok()["moves"][-1]
     assert (last["seat"], last["action"]) == (0, "timeout")
 
     row, col = next_tap(game)
     refused = alice.commit(game, row, col)
     assert refused.status == 409
     assert refused.json()["error"]["code"]
-    assert verify_document(_ok(alice.call("GET", f"{path}/verify"))).ok
+    assert verify_document(alice.call("GET", f"{path}/verify").ok()).ok
 
 
 def test_of_32_concurrent_commits_of_one_turn_exactly_one_lands(guest: ApiClient) -> None:
@@ -157,8 +144,8 @@ def test_of_32_concurrent_commits_of_one_turn_exactly_one_lands(guest: ApiClient
 
     assert sorted(statuses) == [200] + [409] * (RACERS - 1)
     path = f"/v1/games/{game['game_id']}"
-    after = _ok(guest.call("GET", path))
-    log = _ok(guest.call("GET", f"{path}/moves?after=0"))["moves"]
+    after = guest.call("GET", path).ok()
+    log = guest.call("GET", f"{path}/moves?after=0").ok()["moves"]
     assert [m["n"] for m in log] == list(range(1, after["move_count"] + 1))
     assert log[0]["seat"] == 0
     assert after["board"] == public_state(after).board()
@@ -174,7 +161,7 @@ def test_an_idempotency_key_retry_returns_the_first_answer_and_plays_nothing(
     assert first.status == retry.status == 200
     assert retry.json() == first.json()
     path = f"/v1/games/{game['game_id']}"
-    now = _ok(guest.call("GET", path))
+    now = guest.call("GET", path).ok()
     assert now["move_count"] == first.json()["game"]["move_count"]
 
     other = guest.commit(game, *_another_covered(now, (row, col)), key="tap-1")
@@ -202,7 +189,7 @@ def test_reads_send_an_etag_and_answer_304_until_the_game_changes(guest: ApiClie
     assert same.body == b""
     assert same.headers["etag"] == etag
 
-    _ok(guest.commit(game, *next_tap(game)))
+    guest.commit(game, *next_tap(game)).ok()
     changed = guest.call("GET", path, headers={"if-none-match": etag})
     assert changed.status == 200
     assert changed.headers["etag"] != etag
@@ -210,7 +197,7 @@ def test_reads_send_an_etag_and_answer_304_until_the_game_changes(guest: ApiClie
 
 def test_the_api_document_and_swagger_ui_are_served(stack: RunningStack) -> None:
     client = ApiClient(http_transport(stack.url))
-    served = _ok(client.call("GET", "/openapi.json"))
+    served = client.call("GET", "/openapi.json").ok()
     validate(served)
     assert render(served) == COMMITTED_OPENAPI.read_text(encoding="utf-8")
 
@@ -288,11 +275,11 @@ def test_the_local_clock_refuses_what_is_not_a_forward_move(
     stack: RunningStack, body: Any, status: int
 ) -> None:
     client = ApiClient(http_transport(stack.url))
-    before = _ok(client.call("GET", "/_local/clock"))["now"]
+    before = client.call("GET", "/_local/clock").ok()["now"]
     reply = client.call("POST", "/_local/clock", body)
     assert reply.status == status
     assert json.loads(reply.body)["error"]["code"]
-    assert _ok(client.call("GET", "/_local/clock"))["now"] >= before
+    assert client.call("GET", "/_local/clock").ok()["now"] >= before
 
 
 def test_cors_follows_the_templates_configuration(stack: RunningStack) -> None:

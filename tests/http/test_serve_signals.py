@@ -1,8 +1,9 @@
 """``mineduel serve`` stops cleanly on every SIGTERM and SIGINT, however many come and how fast.
 
-The real command runs as a subprocess (the embedded moto, as ``make run`` starts it) many times
-over: one signal, or two sent back to back (the second lands while the first is being handled,
-which is how a handler that takes a lock deadlocks). Every run must exit 0 within a few seconds.
+The real command runs as a subprocess (the embedded moto, as ``make run`` starts it) once per
+kind of stop: one signal, or two sent back to back (the second lands while the first is being
+handled, which is how a handler that takes a lock deadlocks). Every run must exit 0 within a few
+seconds.
 """
 
 from __future__ import annotations
@@ -23,15 +24,18 @@ from mineduel.local.stop_signals import StopSignals
 pytestmark = pytest.mark.http
 STARTUP_S = 120
 STOP_S = 8.0
-PARALLEL = 3
-SCENARIOS: list[tuple[signal.Signals, ...]] = (
-    [(signal.SIGTERM,)] * 5
-    + [(signal.SIGINT,)] * 5
-    + [(signal.SIGTERM, signal.SIGTERM)] * 3
-    + [(signal.SIGINT, signal.SIGINT)] * 3
-    + [(signal.SIGINT, signal.SIGTERM)] * 2
-    + [(signal.SIGTERM, signal.SIGINT)] * 2
-)
+PARALLEL = 2
+# Every kind once: each start of the real command costs seconds of CPU, and the race a doubled
+# signal can lose (a second one landing inside the handler of the first) is also driven hard,
+# in-process, by the burst test below on the very StopSignals the command waits on.
+SCENARIOS: list[tuple[signal.Signals, ...]] = [
+    (signal.SIGTERM,),
+    (signal.SIGINT,),
+    (signal.SIGTERM, signal.SIGTERM),
+    (signal.SIGINT, signal.SIGINT),
+    (signal.SIGINT, signal.SIGTERM),
+    (signal.SIGTERM, signal.SIGINT),
+]
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ one attempt a player, a table of accounts ranked by mines then fewer safe taps."
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,8 @@ from mineduel_engine.daily import day_seed
 from mineduel_engine.fairness import commitment
 from mineduel_service.platform import clock
 from mineduel_service.platform.config import get_config
+
+from mineduel.testing.players import play_out
 
 if TYPE_CHECKING:
     from conftest import Api, Reply
@@ -68,17 +71,17 @@ class Recorder:
         return reply
 
     def play_out(self, token: str, game: dict[str, Any], level: str) -> dict[str, Any]:
-        from mineduel_engine.bot import choose_move  # noqa: PLC0415
-        from mineduel_engine.state import GameState  # noqa: PLC0415
+        """The bot-player loop, every answer kept."""
 
-        while game["status"] == "active":
-            snapshot = {**game, "turn": 0, "eliminated": [], "result": None}
-            row, col = choose_move(GameState.from_dict(snapshot), game["commitment"], level)
-            body = {"row": row, "col": col, "expected_move": game["move_count"]}
-            reply = self.call("POST", f"/v1/games/{game['game_id']}/moves", token=token, body=body)
+        def commit(shown: Mapping[str, Any], row: int, col: int) -> Mapping[str, Any]:
+            body = {"row": row, "col": col, "expected_move": shown["move_count"]}
+            path = f"/v1/games/{shown['game_id']}/moves"
+            reply = self.call("POST", path, token=token, body=body)
             assert reply.status == 200, reply.body
-            game = reply.body["game"]
-        return game
+            answer: Mapping[str, Any] = reply.body["game"]
+            return answer
+
+        return play_out(game, commit, level)
 
 
 def test_a_day_of_daily_duels(served_api: Api) -> None:

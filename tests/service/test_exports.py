@@ -1,8 +1,10 @@
 """Exports of finished games as NDJSON Verification documents: a player's, page by page and
-newest first with filters, and a whole month's, one gzip file in S3; 1,000 games verify in one
-``mineduel verify`` command.
+newest first with filters, and a whole month's, one gzip file in S3; a month of games verifies
+in one ``mineduel verify`` command.
 
-The 1,000 games are played here by the engine (bot against bot, most of them resigned after a
+130 games check what 1,000 would: more than one of the month export's reads of ``BATCH`` (100)
+games, player export pages of 50 with a last short one, a time window inside the month. They
+are played here by the engine (bot against bot, most of them resigned after a
 few moves, every twentieth played to its end) and written with the store's own items, in batches:
 playing them through the API would take far longer and test nothing more about exports.
 """
@@ -34,7 +36,8 @@ from mineduel.cli import main as mineduel
 if TYPE_CHECKING:
     from conftest import Api
 
-GAMES = 1000
+GAMES = 130
+PAGE = 50
 PLAYER = "bulky"
 
 
@@ -72,7 +75,7 @@ def play(i: int, player_id: str, start: datetime) -> tuple[GameRecord, list[dict
                 state, field, state.turn, chosen.action, chosen.row, chosen.col
             )
         moves.append(move)
-    began = start + timedelta(minutes=40 * i)  # 1,000 games in under 28 days
+    began = start + timedelta(minutes=40 * i)  # a game every 40 minutes, all in the month
     seats = (
         Seat("account", player_id, PLAYER),
         Seat("bot", "bot-easy", "Bot (easy)"),
@@ -126,7 +129,7 @@ def bulk(served_module_api: Api) -> Bulk:
     return Bulk(records, start.strftime("%Y-%m"))
 
 
-def test_a_month_of_1000_games_is_one_file_that_verifies_in_one_command(
+def test_a_month_of_games_is_one_file_that_verifies_in_one_command(
     served_module_api: Api, bulk: Bulk, capsys: pytest.CaptureFixture[str]
 ) -> None:
     api = served_module_api
@@ -176,8 +179,8 @@ def test_a_player_export_comes_newest_first_in_pages_that_verify(
     served_module_api: Api, bulk: Bulk, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     api = served_module_api
-    pages = _pages(api, {"limit": "200"})
-    assert [len(page) for page in pages] == [200] * (GAMES // 200)
+    pages = _pages(api, {"limit": str(PAGE)})
+    assert [len(page) for page in pages] == [PAGE, PAGE, GAMES - 2 * PAGE]
     lines = [line for page in pages for line in page]
     ids = [json.loads(line)["game_id"] for line in lines]
     assert ids == [r.game_id for r in reversed(bulk.records)]
@@ -187,11 +190,11 @@ def test_a_player_export_comes_newest_first_in_pages_that_verify(
     assert mineduel(["verify", str(path)]) == 0
     assert f"{GAMES} verified" in capsys.readouterr().out
 
-    since, until = bulk.records[100].ended_at, bulk.records[150].ended_at
+    since, until = bulk.records[60].ended_at, bulk.records[90].ended_at
     assert since is not None and until is not None
     window = _pages(api, {"since": since, "until": until})
     assert [json.loads(line)["game_id"] for line in window[0]] == [
-        r.game_id for r in reversed(bulk.records[100:150])
+        r.game_id for r in reversed(bulk.records[60:90])
     ]
     day = since[:10]  # a day: from its midnight on, and only games of this variant
     assert len(_pages(api, {"until": day, "variant": "mine-duel", "limit": "200"})[0]) == sum(

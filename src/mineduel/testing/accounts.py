@@ -68,3 +68,10 @@ def signed_in(stack: RunningStack, name: str, *, username: bool = True) -> ApiCl
                 f"PUT /v1/me for {name!r} answered {reply.status}: {reply.body[:400]!r}"
             )
     return client
+
+
+def new_guest(stack: RunningStack) -> ApiClient:
+    """A client that has become a new guest (``POST /v1/guests``) on a running local stack."""
+    client = ApiClient(http_transport(stack.url))
+    client.become_guest()
+    return client
