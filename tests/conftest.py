@@ -18,20 +18,32 @@ calls used to the controller, which judges unused grants on their union once eve
 done (and fails the run, with the same report, when one is unused).
 
 moto: the local stack's patch (``mineduel.local.moto_patch``) is installed for every test.
+
+Stacks: ``stack`` here is the local stack over real HTTP (``mineduel serve``'s, on free ports),
+one per test module, for every suite that talks to the API as a client does (tests/http,
+tests/local, tests/openapi, tests/cli, tests/benchmarks); tests/service/conftest.py has the
+handler-level stacks (in-process moto, and a moto server) under its own names. ``browser`` is
+Debian's Chromium, driven by Playwright, for the web client's tests.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 from mineduel.local import iam, moto_patch
 from mineduel.local.iam.policy import Grant
+from mineduel.local.stack import RunningStack, start_local_stack
 from mineduel.template import load_template
 
 # Every test's moto is the local stack's: transactions that cost what they touch, and leave
@@ -41,6 +53,16 @@ settings.register_profile("mineduel", deadline=None, suppress_health_check=[Heal
 settings.load_profile("mineduel")
 
 TESTS = Path(__file__).resolve().parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-dev-shm-usage",
+    "--disable-extensions",
+    "--no-first-run",
+]
 AUDIT = iam.Audit()
 iam.install(AUDIT)
 _COMPLETE = pytest.StashKey[bool]()
@@ -144,3 +166,41 @@ def _aws_calls_within_policy() -> Iterator[None]:
             + "\n  ".join(dict.fromkeys(new)),
             pytrace=False,
         )
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[RunningStack]:
+    """A local stack on free ports for the module's tests, stopped after them.
+
+    One per module, not per session: several suites count from an empty stack (the lobby list,
+    the leaderboard, the guests an address made this minute, the route throttles), and a
+    module's stack costs about 4 s of CPU to start.
+    """
+    running = start_local_stack(port=0)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless. Playwright's own browser download cannot reach the
+    internet here, so it is never used: a missing browser fails the test, with what to do
+    (never a skip)."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415  (only browser tests)
+
+    found = CHROMIUM if CHROMIUM.exists() else None
+    if found is None:
+        which = shutil.which("chromium")
+        found = Path(which) if which else None
+    if found is None:
+        pytest.fail(
+            "Debian's chromium is not installed, and the share page and the web client are "
+            "checked in it: run `apt-get install -y chromium` (as root; .ci/run does this when "
+            "it is missing)."
+        )
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(found), args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()

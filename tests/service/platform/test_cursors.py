@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .conftest import Api
+if TYPE_CHECKING:
+    from conftest import Api
 
 
 def _unsigned(kind: str, position: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ import pytest
 from mineduel.cli import main
 from mineduel.cli.sources import next_page
 
-GOLDEN = sorted((Path(__file__).resolve().parent / "golden").glob("*.json"))
+GOLDEN = sorted((Path(__file__).resolve().parents[1] / "engine" / "golden").glob("*.json"))
 
 
 def lines(tamper: int | None = None) -> list[str]:

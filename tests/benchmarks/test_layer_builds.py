@@ -17,7 +17,7 @@ from pathlib import Path
 from mineduel.benchmarks.layer_builds import LAYERS
 from mineduel.template import load_template
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 UNCHECKED_HASH = 0b01
 """PEP 552: bit 0 of a ``.pyc``'s flags says hash-based, bit 1 that the hash is checked."""
 

@@ -18,7 +18,7 @@ import pytest
 
 from mineduel.cli import main
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "engine" / "golden"
 HONEST = GOLDEN / "three-seats-field-done.json"
 
 

@@ -16,7 +16,7 @@ from mineduel.template import load_handler_module, load_template
 if TYPE_CHECKING:
     from conftest import Api
 
-EVENTS = Path(__file__).resolve().parents[2] / "events"
+EVENTS = Path(__file__).resolve().parents[3] / "events"
 FUNCTION = "NoRouteFunction"
 
 

@@ -13,7 +13,7 @@ from mineduel_service.platform import scheduling
 if TYPE_CHECKING:
     from conftest import Api
 
-EVENTS = Path(__file__).resolve().parents[2] / "events"
+EVENTS = Path(__file__).resolve().parents[3] / "events"
 # The samples name a game that does not exist and a guest token nobody issued.
 EXPECTED = {
     "guests_post.json": (201, None),
