@@ -10,13 +10,11 @@ process can answer after reading the secret.
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import subprocess
 import sys
 import time
-from typing import Any
 
 import boto3
 import pytest
@@ -24,6 +22,7 @@ from moto.cognitoidp.utils import cognito_totp
 
 from mineduel.cli import main as mineduel_main
 from mineduel.local.stack import RunningStack
+from mineduel.testing.accounts import claims_of
 from mineduel.testing.api_client import ApiClient, http_transport
 
 pytestmark = pytest.mark.http
@@ -43,14 +42,6 @@ def account(
     code = mineduel_main(["account", *args])
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def claims_of(token: str) -> dict[str, Any]:
-    payload = token.split(".")[1]
-    decoded: dict[str, Any] = json.loads(
-        base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-    )
-    return decoded
 
 
 def fresh_code(secret: str) -> str:

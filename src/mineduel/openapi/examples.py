@@ -3,7 +3,7 @@
 They are documentation, so they live beside the document's generator and in no function. They
 are real answers: the game ones come from a game played on the local stack (a guest against
 the medium bot: two taps, then the guest resigned), and the errors are built with the
-service's own ``ApiError``. tests/http/test_openapi.py validates every example against its
+service's own ``ApiError``. tests/openapi/test_document.py validates every example against its
 schema, and the finished game's Verification document against the verifier.
 
 The first example of a request body is the one Swagger UI's "Try it out" fills in: each one

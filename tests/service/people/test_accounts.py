@@ -10,7 +10,6 @@ the changed claim's doing).
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,8 @@ from mineduel_service.platform import clock
 from mineduel_service.platform.config import get_config
 from moto.utilities.utils import load_resource
 
+from mineduel.testing.accounts import claims_of
+
 if TYPE_CHECKING:
     from conftest import Api
 
@@ -29,15 +30,6 @@ PASSWORD = "Correct-Horse-42"
 MOTO_SIGNING_KEY = RSAKey.import_key(load_resource("cognitoidp/resources/jwks-private.json"))
 MOTO_KID = "dummy"  # the key id moto's JWKS publishes
 Claims = dict[str, Any]
-
-
-def claims_of(token: str) -> dict[str, Any]:
-    """The token's claims, unverified (the test's own look at what it was given)."""
-    payload = token.split(".")[1]
-    decoded: dict[str, Any] = json.loads(
-        base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-    )
-    return decoded
 
 
 def name_of(token: str) -> str:
