@@ -78,6 +78,9 @@ def _in_two_environments(step: list[object]) -> list[object]:
 
 def test_each_environment_keeps_its_own_event_log_keys_and_metrics() -> None:
     isolation.install()
+    # A new environment starts from the process's own state; whatever an earlier test of this
+    # process recorded outside any environment (a use case called directly) is not this test's.
+    metrics.clear_metrics()
     seen = _in_two_environments(["event-one", "event-two"])
     assert seen == [
         ("event-one", "event-one", ["m0"]),
