@@ -86,6 +86,7 @@ def new_game(
     rated: bool,
     bot_level: str,
     rematch_of: str | None = None,
+    creator_seat: int = 0,
 ) -> GameRecord:
     """A game record with a fresh seed (only its ciphertext and commitment are kept): active at
     once when every seat is taken, else waiting (until it lapses a week later)."""
@@ -110,6 +111,7 @@ def new_game(
         deadline=deadline_after(now, move_deadline_s) if active else None,
         lapses_at=None if active else _lapse_time(now),
         rematch_of=rematch_of,
+        creator_seat=creator_seat,
     )
 
 
@@ -266,6 +268,7 @@ def rematch(cred: auth.Credential, game_id: str) -> dict[str, Any]:
         else:
             seats.append(Seat("open"))
     seats.extend(seat for seat in previous.seats if seat.kind == "bot")
+    mine = next(i for i, seat in enumerate(seats) if seat.player_id == caller.player_id)
     record = new_game(
         previous.settings,
         tuple(seats),
@@ -273,9 +276,9 @@ def rematch(cred: auth.Credential, game_id: str) -> dict[str, Any]:
         previous.rated,
         previous.bot_level,
         rematch_of=previous.game_id,
+        creator_seat=mine,
     )
     writes.persist(record, None)
     # No schedule, as for a new game: only the caller is seated (the others are invited).
     count("GamesCreated")
-    mine = next(i for i, seat in enumerate(record.seats) if seat.player_id == caller.player_id)
     return game_view(record, mine)
