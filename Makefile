@@ -34,13 +34,17 @@ typecheck: $(STAMP)
 cfn-lint: $(STAMP)
 	@if [ -f template.yaml ]; then $(BIN)/cfn-lint template.yaml; fi
 
+# On every core (pytest-xdist): each worker runs whole test files (a module's local stack starts
+# once), on ports and temporary directories of its own; `PYTEST_WORKERS=0 make pytest` runs in one
+# process. The IAM audit's unused grants are judged on all the workers' calls together.
+PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 test: lint typecheck cfn-lint pytest
 
 bench: $(STAMP)
-	$(BIN)/python -m mineduel.bench
+	$(BIN)/python -m mineduel.benchmarks
 
 # Each function's cold import against the libraries' floor alone (interleaved rounds;
 # IMPORT_ROUNDS=25 for tighter figures, IMPORT_FUNCTIONS=CommitMoveFunction for one).
@@ -50,17 +54,17 @@ bench-imports: $(STAMP)
 # The bot benchmark compares against ms_toollib, which only the optional `bench` extra installs.
 bench-bot: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	$(BIN)/python -m mineduel.bench_bot
+	$(BIN)/python -m mineduel.benchmarks.bot
 
 # The mineseeker and windows-duel matches alone (1,000 games each by default; VARIANT_GAMES=200
 # for a quick run).
 bench-bot-variants: $(STAMP)
-	PART=variants $(BIN)/python -m mineduel.bench_bot
+	PART=variants $(BIN)/python -m mineduel.benchmarks.bot
 
 # Regenerate docs/openapi.json from the handlers' models (a test fails while it is stale). The
 # file is replaced only once the whole document is built: a failure leaves it as it was.
 openapi: $(STAMP)
-	$(BIN)/python -m mineduel.local.openapi --output docs/openapi.json
+	$(BIN)/python -m mineduel.openapi --output docs/openapi.json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from mineduel.local.template import load_template
+from mineduel.template import load_template
 
 if TYPE_CHECKING:
     from conftest import IamRun

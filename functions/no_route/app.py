@@ -6,7 +6,7 @@ error a client could meet outside problem details. So: a path the API has, asked
 method, is ``405 method-not-allowed`` with ``Allow``; a bare ``OPTIONS`` on it is ``204`` with
 ``Allow`` (CORS preflights never get here: the gateway answers them); anything else is
 ``404 no-such-route``. The route table is ``ROUTES`` below, which a test holds equal to
-template.yaml's routes (tests/service/test_no_route.py prints the table to paste when it is
+template.yaml's routes (tests/service/api/test_no_route.py prints the table to paste when it is
 not), so it cannot drift from what the gateway routes.
 
 Deliberately light: no resolver, no AWS client, only the service layer's error shapes, because

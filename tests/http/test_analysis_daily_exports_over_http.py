@@ -4,52 +4,25 @@ client (and ``mineduel analyze`` / ``mineduel verify`` pointed at the stack's UR
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from mineduel_engine.analysis import analyze_document
 
 from mineduel.cli import main as mineduel
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
+from mineduel.testing.accounts import new_guest, signed_in
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
-
-
-def _ok(reply: Reply, status: int = 200) -> Any:
-    assert reply.status == status, reply.body[:400]
-    return reply.json()
-
-
-def _guest(stack: RunningStack) -> ApiClient:
-    client = ApiClient(http_transport(stack.url))
-    client.become_guest()
-    return client
-
-
-def _play(client: ApiClient, game: dict[str, Any]) -> dict[str, Any]:
-    while game["status"] == "active":
-        row, col = next_tap(game, "medium")
-        game = _ok(client.commit(game, row, col))["game"]
-    return game
 
 
 def test_a_game_s_analysis_served_and_recomputed_offline_agree(
     stack: RunningStack, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    guest = _guest(stack)
-    game = _play(guest, guest.create_game(bots=1))
-    served = _ok(guest.call("GET", f"/v1/games/{game['game_id']}/analysis"))
-    doc = _ok(guest.call("GET", f"/v1/games/{game['game_id']}/verify"))
+    guest = new_guest(stack)
+    game = guest.play_out(guest.create_game(bots=1), "medium")
+    served = guest.call("GET", f"/v1/games/{game['game_id']}/analysis").ok()
+    doc = guest.call("GET", f"/v1/games/{game['game_id']}/verify").ok()
     assert analyze_document(doc) == served
     capsys.readouterr()
     assert mineduel(["analyze", "--game", f"{stack.url}/v1/games/{game['game_id']}/verify"]) == 0
@@ -59,19 +32,19 @@ def test_a_game_s_analysis_served_and_recomputed_offline_agree(
 
 
 def test_today_s_daily_duel_over_http(stack: RunningStack) -> None:
-    guest = _guest(stack)
-    before = _ok(guest.call("GET", "/v1/daily"))
+    guest = new_guest(stack)
+    before = guest.call("GET", "/v1/daily").ok()
     assert before["played"] is False
-    game = _ok(guest.call("POST", "/v1/daily/play"), 201)
+    game = guest.call("POST", "/v1/daily/play").ok(201)
     assert game["daily"] == before["date"]
-    assert game["commitment"] == _ok(guest.call("GET", "/v1/daily"))["commitment"]
+    assert game["commitment"] == guest.call("GET", "/v1/daily").ok()["commitment"]
     again = guest.call("POST", "/v1/daily/play")
     assert again.status == 409 and again.json()["code"] == "daily-already-played"
-    final = _play(guest, game)
+    final = guest.play_out(game, "medium")
     assert final["status"] == "finished" and final["seed"] is None  # until the day is over
-    mine = _ok(guest.call("GET", "/v1/daily"))
+    mine = guest.call("GET", "/v1/daily").ok()
     assert mine["played"] and mine["game"]["game_id"] == game["game_id"]
-    table = _ok(guest.call("GET", f"/v1/daily/{before['date']}/table"))
+    table = guest.call("GET", f"/v1/daily/{before['date']}/table").ok()
     assert table["commitment"] == game["commitment"] and table["seed"] is None
 
 
@@ -81,10 +54,10 @@ def test_a_player_s_export_verifies_in_one_command_over_http(
     player = signed_in(stack, "exporter")
     played = []
     for _ in range(3):
-        game = _ok(player.call("POST", "/v1/games", {"bots": 1}), 201)
+        game = player.call("POST", "/v1/games", {"bots": 1}).ok(201)
         row, col = next_tap(game)
-        _ok(player.commit(game, row, col))
-        played.append(_ok(player.call("POST", f"/v1/games/{game['game_id']}/resign")))
+        player.commit(game, row, col).ok()
+        played.append(player.call("POST", f"/v1/games/{game['game_id']}/resign").ok())
     first = player.call("GET", "/v1/players/exporter/games/export?limit=2")
     assert first.status == 200 and first.headers["content-type"].startswith("application/x-ndjson")
     assert first.headers["x-games"] == "2" and 'rel="next"' in first.headers["link"]
@@ -97,8 +70,8 @@ def test_a_player_s_export_verifies_in_one_command_over_http(
     # Newest first: by when each game ended (games ended in the same second: by id, descending).
     order = sorted(played, key=lambda g: g["game_id"], reverse=True)
     ended = {
-        g["game_id"]: _ok(player.call("GET", f"/v1/games/{g['game_id']}/summary")) for g in order
+        g["game_id"]: player.call("GET", f"/v1/games/{g['game_id']}/summary").ok() for g in order
     }
     order.sort(key=lambda g: ended[g["game_id"]]["ended_at"], reverse=True)
     assert [r["game_id"] for r in summary["results"]] == [g["game_id"] for g in order]
-    assert _ok(player.call("GET", "/v1/exports")) == {"exports": []}
+    assert player.call("GET", "/v1/exports").ok() == {"exports": []}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import json
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,24 +19,13 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser
 
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
 from mineduel.local.upload_form import post_form
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.api_client import ApiClient, http_transport
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
-
-
-def _ok(reply: Reply, status: int = 200) -> Any:
-    assert reply.status == status, reply.body[:400]
-    return reply.json()
 
 
 def _picture(kind: str, colour: tuple[int, int, int], size: int = 96) -> bytes:
@@ -52,20 +40,20 @@ def _picture(kind: str, colour: tuple[int, int, int], size: int = 96) -> bytes:
 
 def _set_avatar(client: ApiClient, data: bytes, content_type: str) -> dict[str, Any]:
     """The three steps: ask, upload to S3 with the form, have the server take it."""
-    form = _ok(client.call("POST", "/v1/me/avatar", {"content_type": content_type}))
+    form = client.call("POST", "/v1/me/avatar", {"content_type": content_type}).ok()
     sent = post_form(
         form["upload"]["url"], form["upload"]["fields"], data, content_type=content_type
     )
     assert sent.status == 204, sent.body
-    return dict(_ok(client.call("PUT", "/v1/me/avatar")))
+    return dict(client.call("PUT", "/v1/me/avatar").ok())
 
 
 def _played_to_the_end(client: ApiClient) -> dict[str, Any]:
     """A game against the bot, played by the engine's choices for seat 0 until it ends."""
-    game = _ok(client.call("POST", "/v1/games", {"bots": 1}), 201)
+    game = client.call("POST", "/v1/games", {"bots": 1}).ok(201)
     while game["status"] == "active":
         row, col = next_tap(game)
-        game = _ok(client.commit(game, row, col))["game"]
+        game = client.commit(game, row, col).ok()["game"]
     assert game["status"] == "finished"
     return dict(game)
 
@@ -75,10 +63,10 @@ def test_an_avatar_goes_up_to_s3_with_the_form_and_comes_back_through_the_redire
 ) -> None:
     player = signed_in(stack, "uploader")
     data = _picture("JPEG", (30, 90, 200))
-    form = _ok(player.call("POST", "/v1/me/avatar", {"content_type": "image/jpeg"}))
+    form = player.call("POST", "/v1/me/avatar", {"content_type": "image/jpeg"}).ok()
     assert form["upload"]["url"].startswith(stack.endpoint_url)  # straight to S3, not the API
     assert post_form(form["upload"]["url"], form["upload"]["fields"], data).status == 204
-    profile = _ok(player.call("PUT", "/v1/me/avatar"))
+    profile = player.call("PUT", "/v1/me/avatar").ok()
     avatar_url = profile["avatar_url"]
     assert avatar_url.startswith("/v1/avatars/")
 
@@ -94,12 +82,12 @@ def test_an_avatar_goes_up_to_s3_with_the_form_and_comes_back_through_the_redire
 
     gif = io.BytesIO()
     Image.new("RGB", (32, 32)).save(gif, format="GIF")
-    form = _ok(player.call("POST", "/v1/me/avatar"))
+    form = player.call("POST", "/v1/me/avatar").ok()
     assert post_form(form["upload"]["url"], form["upload"]["fields"], gif.getvalue()).status == 204
     refused = player.call("PUT", "/v1/me/avatar")
     assert refused.status == 415
     assert refused.json()["error"]["code"] == "avatar-unsupported-type"
-    assert _ok(player.call("GET", "/v1/me"))["avatar_url"] == avatar_url
+    assert player.call("GET", "/v1/me").ok()["avatar_url"] == avatar_url
 
 
 def test_the_local_api_passes_the_html_page_through_untouched(stack: RunningStack) -> None:
@@ -107,8 +95,8 @@ def test_the_local_api_passes_the_html_page_through_untouched(stack: RunningStac
     wrote it (type, body, headers), and its absolute links name the local server."""
     guest = ApiClient(http_transport(stack.url))
     guest.become_guest()
-    game = _ok(guest.call("POST", "/v1/games", {"bots": 1}), 201)
-    _ok(guest.call("POST", f"/v1/games/{game['game_id']}/resign"))
+    game = guest.call("POST", "/v1/games", {"bots": 1}).ok(201)
+    guest.call("POST", f"/v1/games/{game['game_id']}/resign").ok()
     page = guest.call("GET", f"/share/{game['game_id']}")
     assert page.status == 200
     assert page.headers["content-type"] == "text/html; charset=utf-8"
@@ -129,7 +117,7 @@ def test_the_share_page_of_a_game_played_to_the_end_in_chromium(
     avatar_url = _set_avatar(player, _picture("PNG", (200, 60, 40)), "image/png")["avatar_url"]
     game = _played_to_the_end(player)
     game_id = game["game_id"]
-    summary = _ok(player.call("GET", f"/v1/games/{game_id}/summary"))
+    summary = player.call("GET", f"/v1/games/{game_id}/summary").ok()
     winner = game["result"]["winner"]
     names = [s["name"] for s in game["seats"]]
     assert names == ["ada", "Bot (hard)"]

@@ -12,34 +12,22 @@ and how a turn nobody waits for ends without a schedule.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.api_client import ApiClient, Reply, http_transport
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 ROUNDS = 8
 
 
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
-
-
-def _ok(reply: Reply, status: int = 200) -> Any:
-    assert reply.status == status, reply.body[:400]
-    return reply.json()
-
-
 def _advance(client: ApiClient, seconds: int) -> dict[str, Any]:
-    return dict(_ok(client.call("POST", "/_local/clock", {"advance_s": seconds})))
+    return dict(client.call("POST", "/_local/clock", {"advance_s": seconds}).ok())
 
 
 def test_scenario_1_three_seats_every_missed_turn_is_recorded_on_time(
@@ -53,27 +41,27 @@ def test_scenario_1_three_seats_every_missed_turn_is_recorded_on_time(
     for _ in range(3):
         game = alice.create_game(seats=3, bots=0, move_deadline_s=60)
         path = f"/v1/games/{game['game_id']}"
-        _ok(bob.call("POST", f"{path}/join", {}))
-        game = _ok(carol.call("POST", f"{path}/join", {}))
+        bob.call("POST", f"{path}/join", {}).ok()
+        game = carol.call("POST", f"{path}/join", {}).ok()
         assert game["status"] == "active" and game["turn"]["seat"] == 0
 
         # Each timeout is recorded by its turn's own schedule (reads would record it too, so
         # the clock's answer says which schedules fired).
         assert f"turn-{game['game_id']}-0" in _advance(alice, 61)["fired"]
-        first = _ok(alice.call("GET", path))
+        first = alice.call("GET", path).ok()
         assert first["seats"][0]["out"] and first["status"] == "active"
         assert first["turn"]["seat"] == 1
 
         fired = _advance(alice, 61)["fired"]
         assert f"turn-{game['game_id']}-{first['move_count']}" in fired
-        second = _ok(alice.call("GET", path))
+        second = alice.call("GET", path).ok()
         assert second["status"] == "finished", second
         assert second["result"] == {"reason": "timeout", "winner": 2, "places": [3, 2, 1]}
 
         fired = _advance(alice, 61)["fired"]  # nothing left to fire for this game
         assert not [name for name in fired if game["game_id"] in name]
-        assert _ok(alice.call("GET", path)) == second
-        moves = _ok(alice.call("GET", f"{path}/moves"))["moves"]
+        assert alice.call("GET", path).ok() == second
+        moves = alice.call("GET", f"{path}/moves").ok()["moves"]
         assert [(m["seat"], m["action"]) for m in moves if m["action"] == "timeout"] == [
             (0, "timeout"),
             (1, "timeout"),
@@ -115,16 +103,16 @@ def test_scenario_2_a_commit_racing_the_clock_never_loses_the_next_deadline(
     for _ in range(ROUNDS):
         game = player.create_game(seats=2, bots=0, move_deadline_s=60)
         path = f"/v1/games/{game['game_id']}"
-        game = _ok(other.call("POST", f"{path}/join", {}))
+        game = other.call("POST", f"{path}/join", {}).ok()
         replies = _race_commit_and_clock(player, clock, game)
         assert replies["clock"].status == 200
         assert replies["commit"].status in (200, 409), replies["commit"].body
-        now = _ok(player.call("GET", path))
+        now = player.call("GET", path).ok()
         if now["status"] == "active":
             # The commit won: its new turn has its own schedule, which ends it on time.
             fired = _advance(clock, 61)["fired"]
             assert f"turn-{game['game_id']}-{now['move_count']}" in fired
-            now = _ok(player.call("GET", path))
+            now = player.call("GET", path).ok()
         assert now["status"] == "finished", now
         assert now["result"]["reason"] == "timeout"
 
@@ -137,16 +125,16 @@ def test_scenario_3_against_the_bot_the_sweeper_ends_the_turn_without_a_schedule
     game = player.create_game(move_deadline_s=60)
     path = f"/v1/games/{game['game_id']}"
     row, col = next_tap(game)
-    game = _ok(player.commit(game, row, col))["game"]
+    game = player.commit(game, row, col).ok()["game"]
     deadline = game["turn"]["deadline"]
     fired = [*_advance(player, 61)["fired"], *_advance(player, 61)["fired"]]
     assert not [name for name in fired if game["game_id"] in name]  # no turn schedule
     swept_by = _advance(player, 30)["now"]  # a read from now on would record it at this time
-    ended = _ok(player.call("GET", path))
+    ended = player.call("GET", path).ok()
     assert ended["status"] == "finished" and ended["result"]["reason"] == "timeout"
     (timeout,) = [
         m
-        for m in _ok(player.call("GET", f"{path}/moves"))["moves"]
+        for m in player.call("GET", f"{path}/moves").ok()["moves"]
         if m["seat"] == 0 and m["action"] == "timeout"
     ]
     # The sweeper recorded it (before the read), after the deadline, within a bucket (a minute

@@ -13,23 +13,12 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.api_client import ApiClient, http_transport
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
-
-
-def _ok(reply: Reply, status: int = 200) -> Any:
-    assert reply.status == status, reply.body[:400]
-    return reply.json()
 
 
 @contextlib.contextmanager
@@ -50,25 +39,23 @@ def _until(ws: ClientConnection, event: str) -> dict[str, Any]:
 
 
 def test_two_players_each_see_the_others_move_arrive(stack: RunningStack) -> None:
-    config = _ok(ApiClient(http_transport(stack.url)).call("GET", "/_local/config"))
+    config = ApiClient(http_transport(stack.url)).call("GET", "/_local/config").ok()
     url = config["websocket_url"]
     assert url.startswith("ws://")
     alice, bob = signed_in(stack, "LiveAlice"), signed_in(stack, "LiveBob")
-    game = _ok(alice.call("POST", "/v1/games", {"bots": 0}), 201)
+    game = alice.call("POST", "/v1/games", {"bots": 0}).ok(201)
     game_id = game["game_id"]
     with _socket(url, alice, game_id) as alice_ws:
-        game = _ok(bob.call("POST", f"/v1/games/{game_id}/join", {}))
+        game = bob.call("POST", f"/v1/games/{game_id}/join", {}).ok()
         joined = _until(alice_ws, "join")
         assert joined["status"] == "active" and joined["move_count"] == 0
         with _socket(url, bob, game_id) as bob_ws:
             row, col = next_tap(game)
-            played = _ok(
-                alice.call(
-                    "POST",
-                    f"/v1/games/{game_id}/moves",
-                    {"row": row, "col": col, "expected_move": 0},
-                )
-            )["game"]
+            played = alice.call(
+                "POST",
+                f"/v1/games/{game_id}/moves",
+                {"row": row, "col": col, "expected_move": 0},
+            ).ok()["game"]
             for ws in (alice_ws, bob_ws):
                 message = _until(ws, "move")
                 assert message["move_count"] == played["move_count"] == 1
@@ -87,7 +74,7 @@ def test_two_players_each_see_the_others_move_arrive(stack: RunningStack) -> Non
                 bob.call("GET", f"/v1/games/{game_id}", headers={"if-none-match": tag}).status
                 == 304
             )
-            moves = _ok(bob.call("GET", f"/v1/games/{game_id}/moves?after=0"))["moves"]
+            moves = bob.call("GET", f"/v1/games/{game_id}/moves?after=0").ok()["moves"]
             assert [m["n"] for m in moves] == [1]
-            _ok(bob.call("POST", f"/v1/games/{game_id}/resign"))
+            bob.call("POST", f"/v1/games/{game_id}/resign").ok()
             assert _until(alice_ws, "resign")["status"] == "finished"

@@ -20,18 +20,13 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from mineduel.local import moto_patch
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
 from mineduel.local.stack import RunningStack
+from mineduel.testing.accounts import new_guest, signed_in
+from mineduel.testing.api_client import ApiClient, Reply
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 RACE_ATTEMPTS = 10
-
-
-def _guest(stack: RunningStack) -> ApiClient:
-    client = ApiClient(http_transport(stack.url))
-    client.become_guest()
-    return client
 
 
 @contextlib.contextmanager
@@ -92,7 +87,7 @@ def taken_username(stack: RunningStack) -> None:
 
 
 def a_21st_subscription(stack: RunningStack) -> None:
-    guest = _guest(stack)
+    guest = new_guest(stack)
     games = [guest.create_game(bots=1, bot_level="easy")["game_id"] for _ in range(21)]
     with connect(f"{stack.live.url}/?token={guest.token}", open_timeout=10) as ws:
         for game_id in games:
@@ -117,7 +112,7 @@ def a_lost_join_race(stack: RunningStack) -> None:
 
 
 def a_lost_commit_race(stack: RunningStack) -> None:
-    guest = _guest(stack)
+    guest = new_guest(stack)
 
     def race() -> list[Reply]:
         game = guest.create_game(bots=1, bot_level="easy")
@@ -131,7 +126,7 @@ def a_lost_commit_race(stack: RunningStack) -> None:
 
 
 def a_lost_resign_race(stack: RunningStack) -> None:
-    guest = _guest(stack)
+    guest = new_guest(stack)
 
     def race() -> list[Reply]:
         path = f"/v1/games/{guest.create_game(bots=1, bot_level='easy')['game_id']}/resign"
@@ -144,7 +139,7 @@ def a_lost_resign_race(stack: RunningStack) -> None:
 
 def a_lost_daily_duel_race(stack: RunningStack) -> None:
     def race() -> list[Reply]:
-        guest = _guest(stack)
+        guest = new_guest(stack)
         replies = _at_once(*[lambda: guest.call("POST", "/v1/daily/play")] * 2)
         assert sorted(r.status for r in replies) == [201, 409]
         return [Reply(200, r.headers, r.body) if r.status == 201 else r for r in replies]
@@ -164,7 +159,7 @@ REFUSALS: dict[str, Callable[[RunningStack], None]] = {
 
 @pytest.mark.parametrize("kind", list(REFUSALS))
 def test_live_push_survives_a_refused_transaction(stack: RunningStack, kind: str) -> None:
-    player = _guest(stack)
+    player = new_guest(stack)
     game = player.create_game(bots=1, bot_level="easy")
     with _subscribe(stack, player, game["game_id"]) as ws:
         game = _move_arrives(ws, player, game)

@@ -8,7 +8,6 @@ shows only the players who opted in and are established, best first.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,38 +15,26 @@ from mineduel_service.games import store
 from mineduel_service.platform import crypto
 from mineduel_service.play.advance import field_for
 
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import ApiClient, Reply
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.api_client import ApiClient
 
 pytestmark = pytest.mark.http
 VARIANT = "mine-duel"
 
 
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
-
-
-def _ok(reply: Reply, status: int = 200) -> Any:
-    assert reply.status == status, reply.body[:400]
-    return reply.json()
-
-
 def _rated(players: list[ApiClient], names: list[str]) -> str:
     body = {"rated": True, "bots": 0, "seats": len(players), "invite": names[1:]}
-    game_id = str(_ok(players[0].call("POST", "/v1/games", body), 201)["game_id"])
+    game_id = str(players[0].call("POST", "/v1/games", body).ok(201)["game_id"])
     for player in players[1:]:
-        _ok(player.call("POST", f"/v1/games/{game_id}/join", {}))
+        player.call("POST", f"/v1/games/{game_id}/join", {}).ok()
     return game_id
 
 
 def _tap(player: ApiClient, game: dict[str, Any], cell: int) -> dict[str, Any]:
     width = game["width"]
     reply = player.commit(game, cell // width, cell % width)
-    return dict(_ok(reply)["game"])
+    return dict(reply.ok()["game"])
 
 
 def _covered(game: dict[str, Any]) -> list[int]:
@@ -57,19 +44,19 @@ def _covered(game: dict[str, Any]) -> list[int]:
 def _play(players: list[ApiClient], names: list[str], out_first: list[int]) -> dict[str, Any]:
     """Every seat moves, then the seats of ``out_first`` resign in that order."""
     game_id = _rated(players, names)
-    game = dict(_ok(players[0].call("GET", f"/v1/games/{game_id}")))
+    game = dict(players[0].call("GET", f"/v1/games/{game_id}").ok())
     moved: set[int] = set()
     while len(moved) < len(players):
         seat = game["turn"]["seat"]
         game = _tap(players[seat], game, _covered(game)[0])
         moved.add(seat)
     for seat in out_first:
-        game = dict(_ok(players[seat].call("POST", f"/v1/games/{game_id}/resign")))
+        game = dict(players[seat].call("POST", f"/v1/games/{game_id}/resign").ok())
     return game
 
 
 def _rating(client: ApiClient, name: str) -> dict[str, Any]:
-    return dict(_ok(client.call("GET", f"/v1/players/{name}"))["ratings"][VARIANT])
+    return dict(client.call("GET", f"/v1/players/{name}").ok()["ratings"][VARIANT])
 
 
 def test_three_accounts_play_rated_games_and_the_leaderboard_ranks_the_established(
@@ -78,7 +65,7 @@ def test_three_accounts_play_rated_games_and_the_leaderboard_ranks_the_establish
     names = ["ann", "ben", "cat"]
     trio = [signed_in(stack, n) for n in names]
     for listed in trio[:2]:  # cat keeps the leaderboard setting off (the default)
-        _ok(listed.call("PUT", "/v1/me", {"settings": {"leaderboard": True}}))
+        listed.call("PUT", "/v1/me", {"settings": {"leaderboard": True}}).ok()
 
     first = _play(trio, names, out_first=[2, 1])  # cat out first (3rd), then ben: ann wins
     assert first["result"]["places"] == [1, 2, 3]
@@ -94,13 +81,13 @@ def test_three_accounts_play_rated_games_and_the_leaderboard_ranks_the_establish
     assert all(f["games"] == 10 and not f["provisional"] for f in figures.values())
 
     dan = signed_in(stack, "dan")  # listed, but one game is not enough
-    _ok(dan.call("PUT", "/v1/me", {"settings": {"leaderboard": True}}))
+    dan.call("PUT", "/v1/me", {"settings": {"leaderboard": True}}).ok()
     _play([dan, trio[2]], ["dan", "cat"], out_first=[1])
     assert _rating(dan, "dan")["provisional"]
 
-    fired = _ok(trio[0].call("POST", "/_local/clock", {"advance_s": 300}))["fired"]
+    fired = trio[0].call("POST", "/_local/clock", {"advance_s": 300}).ok()["fired"]
     assert any("LeaderboardSnapshot" in name for name in fired), fired
-    board = _ok(trio[0].call("GET", f"/v1/leaderboards/{VARIANT}"))
+    board = trio[0].call("GET", f"/v1/leaderboards/{VARIANT}").ok()
     order = sorted(["ann", "ben"], key=lambda n: -figures[n]["rating"])
     assert [e["username"] for e in board["entries"]] == order
     assert [e["rating"] for e in board["entries"]] == [figures[n]["rating"] for n in order]
@@ -114,7 +101,7 @@ def test_a_tie_moves_the_tied_players_equally(stack: RunningStack) -> None:
     names = ["eve", "fay", "gus"]
     players = [signed_in(stack, n) for n in names]
     game_id = _rated(players, names)
-    game = dict(_ok(players[0].call("GET", f"/v1/games/{game_id}")))
+    game = dict(players[0].call("GET", f"/v1/games/{game_id}").ok())
     record = store.get_game(game_id)
     assert record is not None
     field = field_for(record, record.seats, crypto.decrypt_seed(record.seed_ciphertext, game_id))
@@ -123,7 +110,7 @@ def test_a_tie_moves_the_tied_players_equally(stack: RunningStack) -> None:
     while game["status"] == "active":
         game = _tap(players[0], game, next(i for i in _covered(game) if field.is_mine(i)))
     assert game["result"]["places"] == [1, 2, 2]
-    lead, tie_a, tie_b = _ok(players[0].call("GET", f"/v1/games/{game_id}"))["seats"]
+    lead, tie_a, tie_b = players[0].call("GET", f"/v1/games/{game_id}").ok()["seats"]
     assert lead["rating_after"] > 1500
     assert tie_a["rating_after"] == tie_b["rating_after"] < 1500
     assert _rating(players[0], "fay") == _rating(players[0], "gus")

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from mineduel.local.accounts import signed_in
-from mineduel.local.client import next_tap
 from mineduel.local.stack import RunningStack
+from mineduel.testing.accounts import signed_in
+from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 

@@ -3,23 +3,16 @@ and the game verifies offline with ``mineduel verify URL``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from mineduel.cli import main as mineduel_main
-from mineduel.local.client import ApiClient, http_transport, next_action
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
+from mineduel.testing.api_client import ApiClient, http_transport
+from mineduel.testing.players import next_action
 
 pytestmark = pytest.mark.http
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
 
 
 @pytest.mark.parametrize("variant", ["mineseeker", "windows-duel"])

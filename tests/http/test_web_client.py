@@ -20,7 +20,6 @@ import os
 import re
 import struct
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,9 +27,9 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from mineduel.local.accounts import id_token
-from mineduel.local.client import ApiClient, http_transport
-from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.local.stack import RunningStack
+from mineduel.testing.accounts import id_token
+from mineduel.testing.api_client import ApiClient, http_transport
 
 pytestmark = pytest.mark.http
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,13 +197,6 @@ def fresh_totp(secret: str) -> str:
 
 # ---------------------------------------------------------------------------- fixtures
 PASSWORD = "Correct-Horse-42"
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[RunningStack]:
-    running = start_local_stack(port=0)
-    yield running
-    running.stop()
 
 
 def advance_clock(stack: RunningStack, seconds: int) -> None:

@@ -18,7 +18,7 @@ import logging
 import threading
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,11 +39,12 @@ from werkzeug.serving import make_server
 from mineduel.local.invoke import Invoker
 from mineduel.local.lambda_service import LocalLambda, lambda_endpoint
 from mineduel.local.provision import LocalStack, provision
-from mineduel.local.stack import live_gateway_for
+from mineduel.local.stack import live_gateway_for, router_for
 from mineduel.local.streams import StreamPoller, stream_pollers
 from mineduel.local.websocket import LiveGateway, management_endpoint
+from mineduel.testing.accounts import sign_in
+from mineduel.testing.players import play_out
 
-ACCOUNT_PASSWORD = "Correct-Horse-42"
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
 REGION = "eu-west-1"
@@ -85,25 +86,17 @@ class Api:
         self.stack = stack
         self.invoker = Invoker(stack)
         self.samples = load_samples()
-        self.routes = [
-            (route.method, route.path, fn.logical_id) for route, fn in stack.template.routes()
-        ]
+        self.router = router_for(stack.template)
+        # A token per account and kind, made once per stack (a module's): signing in is a
+        # Cognito round trip each time, and the tokens stay good for an hour.
+        self.tokens: dict[tuple[str, str], str] = stack.__dict__.setdefault("test_tokens", {})
 
     def _match(self, method: str, path: str) -> tuple[str, str, dict[str, str]]:
-        parts = path.strip("/").split("/")
-        for route_method, template, logical_id in self.routes:
-            pattern = template.strip("/").split("/")
-            if route_method != method or len(pattern) != len(parts):
-                continue
-            params: dict[str, str] = {}
-            for want, got in zip(pattern, parts, strict=True):
-                if want.startswith("{") and want.endswith("}"):
-                    params[want[1:-1]] = urllib.parse.unquote(got)
-                elif want != got:
-                    break
-            else:
-                return template, logical_id, params
-        raise AssertionError(f"no route for {method} {path}")
+        """The route API Gateway picks, by the local stack's own router (no ``$default``)."""
+        found = self.router.match(method, path, fallback=False)
+        if found is None:
+            raise AssertionError(f"no route for {method} {path}")
+        return found.route.path, found.route.function, found.path_parameters
 
     def event(
         self,
@@ -230,41 +223,25 @@ class Api:
     def play_out(self, token: str, game: dict[str, Any], level: str = "easy") -> dict[str, Any]:
         """Play seat 0 of a game against bots to its end, as the bot of ``level`` would from the
         public view (the bots reply inside each commit); returns the finished Game."""
-        from mineduel_engine.bot import choose_move  # noqa: PLC0415  (only games need the bot)
-        from mineduel_engine.state import GameState  # noqa: PLC0415
 
-        while game["status"] == "active":
-            snapshot = {**game, "turn": 0, "eliminated": [], "result": None}
-            row, col = choose_move(GameState.from_dict(snapshot), game["commitment"], level)
-            reply = self.commit(token, game["game_id"], row, col, game["move_count"])
+        def commit(shown: Mapping[str, Any], row: int, col: int) -> Mapping[str, Any]:
+            reply = self.commit(token, shown["game_id"], row, col, shown["move_count"])
             assert reply.status == 200, reply.body
-            game = reply.body["game"]
-        return game
+            answer: Mapping[str, Any] = reply.body["game"]
+            return answer
+
+        return play_out(game, commit, level)
 
     def account(self, name: str, *, use: str = "IdToken") -> str:
         """A token for the account ``<name>@example.com`` (created on first use) from the
         template's user pool, where players sign in with their email."""
         config = get_config()
-        cognito = boto3.client("cognito-idp", region_name=config.region)
-        email = f"{name}@example.com"
-        try:
-            cognito.admin_create_user(
-                UserPoolId=config.user_pool_id, Username=email, MessageAction="SUPPRESS"
+        if (name, use) not in self.tokens:
+            cognito = boto3.client("cognito-idp", region_name=config.region)
+            self.tokens[name, use] = sign_in(
+                cognito, config.user_pool_id, config.user_pool_client_id, name, use=use
             )
-            cognito.admin_set_user_password(
-                UserPoolId=config.user_pool_id,
-                Username=email,
-                Password=ACCOUNT_PASSWORD,
-                Permanent=True,
-            )
-        except cognito.exceptions.UsernameExistsException:
-            pass
-        answer = cognito.initiate_auth(
-            ClientId=config.user_pool_client_id,
-            AuthFlow="USER_PASSWORD_AUTH",
-            AuthParameters={"USERNAME": email, "PASSWORD": ACCOUNT_PASSWORD},
-        )
-        return str(answer["AuthenticationResult"][use])
+        return self.tokens[name, use]
 
     def player(self, username: str, *, use: str = "IdToken") -> str:
         """A token for an account that has taken ``username`` (``<username>@example.com``)."""

@@ -14,7 +14,7 @@ from mineduel_service.platform.config import get_config
 from mineduel.local.iam import Audit, FunctionPolicy, IamRequest, UnknownCall, requests_for
 from mineduel.local.invoke import RUNNING, Running, running
 from mineduel.local.provision import ACCOUNT_ID, LocalStack
-from mineduel.local.template import Template
+from mineduel.template import Template
 
 if TYPE_CHECKING:
     from conftest import IamRun

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 import boto3
 from mineduel_service.platform.config import get_config
 
-from mineduel.local.template import load_template
 from mineduel.local.websocket import WebSocketRoutes
+from mineduel.template import load_template
 
 if TYPE_CHECKING:
     from mineduel.local.provision import LocalStack
@@ -365,8 +365,8 @@ class NoPillow:
             raise ImportError("Pillow is not installed here")
 
 sys.meta_path.insert(0, NoPillow())
-from mineduel.local.environments import load_handler_module
-from mineduel.local.template import load_template
+from mineduel.template import load_handler_module
+from mineduel.template import load_template
 from mineduel.local.websocket import WebSocketRoutes
 
 functions = load_template().functions

@@ -1,1 +1,1 @@
-"""Benchmark modules run by ``mineduel.bench``; each exposes ``main() -> None``."""
+"""Benchmark modules run by ``mineduel.benchmarks``; each exposes ``main() -> None``."""

@@ -16,7 +16,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mineduel.local.client import ApiClient, Reply, http_transport
+from mineduel.testing.api_client import ApiClient, Reply, http_transport
 
 PER_SIDE = 15
 EXPECTED = {"timeout": (409, "deadline-not-passed"), "resign": (403, "not-your-seat")}

@@ -20,7 +20,6 @@ import json
 import math
 import os
 import re
-import secrets
 import statistics
 import tempfile
 import warnings
@@ -35,11 +34,13 @@ from mineduel_service.games import store
 from mineduel_service.platform import clock
 from mineduel_service.play import results
 
-from mineduel.local.client import ApiClient, Reply, next_tap
 from mineduel.local.http_events import HttpRequest, HttpResponse
 from mineduel.local.scheduler import SchedulerLoop
 from mineduel.local.stack import RunningStack, schedule_groups_of, start_local_stack
-from mineduel.local.template import load_template
+from mineduel.template import load_template
+from mineduel.testing.accounts import sign_in
+from mineduel.testing.api_client import ApiClient, Reply
+from mineduel.testing.players import next_tap
 
 from .capacity import item_size
 from .fanout import FUNCTION as FANOUT_FUNCTION
@@ -400,18 +401,7 @@ def _account_token(name: str) -> str:
     """An id token for a new account, ``<name>@example.com``, in the stack's user pool
     (moto's Cognito), where players sign in with their email."""
     idp = boto3.client("cognito-idp")
-    pool, app_client = os.environ["USER_POOL_ID"], os.environ["USER_POOL_CLIENT_ID"]
-    email = f"{name}@example.com"
-    password = f"Aa1-{secrets.token_urlsafe(16)}"  # meets the template's password policy
-    idp.admin_create_user(UserPoolId=pool, Username=email, MessageAction="SUPPRESS")
-    idp.admin_set_user_password(UserPoolId=pool, Username=email, Password=password, Permanent=True)
-    answer = idp.initiate_auth(
-        ClientId=app_client,
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": email, "PASSWORD": password},
-    )
-    token: str = answer["AuthenticationResult"]["IdToken"]
-    return token
+    return sign_in(idp, os.environ["USER_POOL_ID"], os.environ["USER_POOL_CLIENT_ID"], name)
 
 
 def measure() -> Run:

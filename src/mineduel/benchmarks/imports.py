@@ -259,7 +259,7 @@ def report(found: dict[str, Timings]) -> list[str]:
 
 def main() -> None:
     """Print every function's cold import against the libraries' floors (``make bench``)."""
-    from mineduel.local.template import load_template  # noqa: PLC0415  (the bench's own)
+    from mineduel.template import load_template  # noqa: PLC0415  (the bench's own)
 
     rounds = int(os.environ.get("IMPORT_ROUNDS", "9"))
     only = {n for n in os.environ.get("IMPORT_FUNCTIONS", "").split(",") if n}

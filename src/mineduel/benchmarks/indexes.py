@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mineduel.local.provision import LocalStack
-from mineduel.local.template import Template
+from mineduel.template import Template
 
 from .capacity import item_size, write_units
 

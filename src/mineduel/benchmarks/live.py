@@ -24,8 +24,9 @@ from typing import Any
 
 from websockets.sync.client import connect
 
-from mineduel.local.client import ApiClient, http_transport, next_tap
 from mineduel.local.stack import RunningStack, start_local_stack
+from mineduel.testing.api_client import ApiClient, http_transport
+from mineduel.testing.players import next_tap
 
 from .indexes import physical_tables
 from .metering import Meter

@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from mineduel.local.client import ApiClient, Reply, http_transport, next_tap
+from mineduel.testing.api_client import ApiClient, Reply, http_transport
+from mineduel.testing.players import next_tap
 
 from .burst import BurstResult, token_burst
 

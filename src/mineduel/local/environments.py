@@ -12,36 +12,18 @@ no other request is using and sharing nothing a Lambda environment would not sha
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import threading
-import uuid
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from mineduel.template import FunctionSpec, load_handler_module
+
 from . import isolation
 from .invoke import LambdaContext, running
 from .provision import LocalStack
-from .template import FunctionSpec
 
 MAX_ENVIRONMENTS_PER_FUNCTION = 64
-
-
-def load_handler_module(spec: FunctionSpec) -> ModuleType:
-    """A new, private copy of ``spec``'s handler module (what one environment's init runs).
-
-    The copy is registered in ``sys.modules`` under a unique name, because pydantic resolves a
-    model's annotations through its module there.
-    """
-    name = f"mineduel_env_{spec.logical_id}_{uuid.uuid4().hex[:12]}"
-    module_spec = importlib.util.spec_from_file_location(name, spec.module_file)
-    if module_spec is None or module_spec.loader is None:
-        raise ImportError(f"cannot load {spec.module_file}")
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules[name] = module
-    module_spec.loader.exec_module(module)
-    return module
 
 
 class _Environment:

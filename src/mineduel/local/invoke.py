@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from mineduel.template import FunctionSpec
+
 from . import isolation
 from .provision import LocalStack
-from .template import FunctionSpec
 
 Handler = Callable[[Any, Any], Any]
 

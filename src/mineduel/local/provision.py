@@ -18,7 +18,7 @@ from typing import Any
 
 import boto3
 
-from .template import ROOT_TEMPLATE, Template, TemplateError, load_template
+from mineduel.template import ROOT_TEMPLATE, Template, TemplateError, load_template
 
 ACCOUNT_ID = "123456789012"
 DEFAULT_STACK = "mineduel-local"

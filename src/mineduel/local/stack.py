@@ -22,19 +22,20 @@ import boto3
 from mineduel_service.platform import clock
 from mineduel_service.platform.config import reset_config
 
+from mineduel.openapi.generate import build, render
+from mineduel.template import ROOT_TEMPLATE, Template, TemplateError
+
 from . import moto_patch
 from .cognito_clock import follow_local_clock
 from .cors import Cors
 from .environments import EnvironmentPool
 from .lambda_service import LocalLambda, send_to_queue
 from .moto_server import EmbeddedMoto
-from .openapi import build, render
 from .provision import DEFAULT_STACK, LocalStack, provision
 from .routing import Route, Router
 from .scheduler import SchedulerLoop, role_allows_invoke
 from .server import LocalApi, LocalClock, make_http_server
 from .streams import StreamPoller, stream_pollers
-from .template import ROOT_TEMPLATE, Template, TemplateError
 from .throttle import RouteThrottle
 from .ttl import TtlProcess
 from .websocket import API_TYPE, STAGE_TYPE, LiveGateway, WebSocketRoutes

@@ -37,7 +37,7 @@ from typing import Any, Literal
 import boto3
 from botocore.exceptions import ClientError
 
-from .template import Template
+from mineduel.template import Template
 
 LOG = logging.getLogger("mineduel-local.streams")
 DEFAULT_BATCH = 100

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .template import Template
+from mineduel.template import Template
 
 HTTP_API_TYPE = "AWS::Serverless::HttpApi"
 # What a route gets for a field its settings leave out: the account's own default quota.

@@ -41,8 +41,9 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from mineduel.template import Template, TemplateError
+
 from .http_events import HttpRequest, HttpResponse, serve_one
-from .template import Template, TemplateError
 
 LOG = logging.getLogger("mineduel-local.websocket")
 ROUTE_TYPE = "AWS::ApiGatewayV2::Route"

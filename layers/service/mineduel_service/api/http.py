@@ -80,7 +80,7 @@ ERRORS[413] = {
     },
 }
 """The OpenAPI ``responses`` of every route: the problem details body of each error status.
-(The 500 is documented by the document's generator, ``mineduel.local.openapi``: Powertools
+(The 500 is documented by the document's generator, ``mineduel.openapi.generate``: Powertools
 puts its own response-validation schema there, which these functions never send.)"""
 
 TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]

@@ -25,9 +25,10 @@ from typing import Any
 import boto3
 import botocore.handlers
 
+from mineduel.template import Template
+
 from ..invoke import RUNNING, Running
 from ..provision import LocalStack
-from ..template import Template
 from .policy import FunctionPolicy, Grant, PolicyNotUnderstood, grants_of
 from .requests import LEADING_KEYS, IamRequest, UnknownCall, requests_for
 

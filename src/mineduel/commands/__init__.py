@@ -1,1 +1,0 @@
-"""Subcommands of ``mineduel``: each module has ``configure(parser)`` and ``run(args) -> int``."""
