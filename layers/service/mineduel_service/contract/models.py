@@ -99,11 +99,23 @@ class CommitRequest(_Request):
     client_seed: str | None = Field(default=None, pattern=CLIENT_SEED)
 
 
+class NotifySettingsIn(_Request):
+    """Which notifications reach the player (docs/notifications.md); each one optional, and
+    the ones not sent keep their value."""
+
+    your_turn: bool | None = None
+    time_almost_up: bool | None = None
+    invited: bool | None = None
+    game_over: bool | None = None
+    paired: bool | None = None
+
+
 class SettingsIn(_Request):
     """A player's settings; each one optional."""
 
     leaderboard: bool | None = None
     spectators: bool | None = None
+    notify: NotifySettingsIn | None = None
 
 
 class UpdateMeRequest(_Request):
@@ -444,11 +456,22 @@ class LeaderboardOut(_Response):
     updated_at: str | None = None
 
 
+class NotifySettingsOut(_Response):
+    """Which notifications reach the player (every type on until turned off)."""
+
+    your_turn: bool = True
+    time_almost_up: bool = True
+    invited: bool = True
+    game_over: bool = True
+    paired: bool = True
+
+
 class PlayerSettingsOut(_Response):
     """A player's settings."""
 
     leaderboard: bool
     spectators: bool
+    notify: NotifySettingsOut = Field(default_factory=NotifySettingsOut)
 
 
 class ProfileOut(_Response):
