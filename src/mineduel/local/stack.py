@@ -26,6 +26,7 @@ from .lambda_service import LocalLambda, send_to_queue
 from .moto_server import EmbeddedMoto
 from .openapi import build, render
 from .provision import DEFAULT_STACK, LocalStack, provision
+from .queues import QueuePoller, queue_pollers
 from .routing import Route, Router
 from .scheduler import SchedulerLoop, role_allows_invoke
 from .server import LocalApi, LocalClock, make_http_server
@@ -92,6 +93,25 @@ def pollers_for(stack: LocalStack, lambdas: LocalLambda) -> list[StreamPoller]:
     return stream_pollers(stack.template, stack.resolve, stack.region, deliver)
 
 
+def queue_pollers_for(stack: LocalStack, lambdas: LocalLambda) -> list[QueuePoller]:
+    """A queue poller for each function the template feeds from an SQS queue."""
+
+    def deliver(logical_id: str, event: dict[str, object]) -> object:
+        result, failed = lambdas.invoke_sync(stack.function_arns[logical_id], event)
+        if failed:
+            raise RuntimeError(f"{logical_id} failed: {result}")
+        return result
+
+    def queue_of(expression: object) -> tuple[str, str]:
+        arn = str(stack.resolve(expression))
+        for physical in stack.resources.values():
+            if physical.attributes.get("Arn") == arn and "QueueUrl" in physical.attributes:
+                return physical.attributes["QueueUrl"], arn
+        raise TemplateError(f"no queue of the template has the ARN {arn}")
+
+    return queue_pollers(stack.template, queue_of, stack.region, deliver)
+
+
 def router_for(template: Template) -> Router:
     """The HTTP API's routes, straight from the functions' ``HttpApi`` events."""
     return Router(Route(r.method, r.path, fn.logical_id) for r, fn in template.routes())
@@ -125,6 +145,7 @@ class RunningStack:
     api: LocalApi
     live: LiveGateway
     streams: list[StreamPoller]
+    queues: list[QueuePoller] = field(default_factory=list)
     _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     def stop(self) -> None:
@@ -194,6 +215,10 @@ def start_local_stack(
         for poller in pollers:
             poller.start()
             stoppers.append(poller.stop)
+        queues = queue_pollers_for(provisioned, lambdas)
+        for queue in queues:
+            queue.start()
+            stoppers.append(queue.stop)
 
         api = LocalApi(
             router_for(provisioned.template),
@@ -216,6 +241,8 @@ def start_local_stack(
         ]
         # The web client is served here (on AWS, by CloudFront): the share page links to it.
         os.environ["WEB_APP_URL"] = os.environ["AWS_ENDPOINT_URL_LAMBDA"]
+        # Web Push to http://127.0.0.1:<port> (a test's push receiver): the local stack only.
+        os.environ["PUSH_ALLOW_LOOPBACK"] = "true"
         reset_config()
         thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
         thread.start()
@@ -236,6 +263,7 @@ def start_local_stack(
             api=api,
             live=live,
             streams=pollers,
+            queues=queues,
             _stoppers=stoppers,
         )
     except BaseException:

@@ -33,14 +33,17 @@ class Applied:
     arn: str
 
 
-def apply(request_type: str, properties: dict[str, Any], physical_id: str | None) -> Applied:
-    """Create, update or delete the platform application ``properties`` describe."""
+def apply(
+    request_type: str, properties: dict[str, Any], physical_id: str | None, sns: Any = None
+) -> Applied:
+    """Create, update or delete the platform application ``properties`` describe (with the
+    function's SNS client, or ``sns``: the local stack provisions with its own)."""
     name = str(properties["Name"])
     platform = str(properties["Platform"])
     attributes = {k: str(v) for k, v in (properties.get("Attributes") or {}).items() if str(v)}
     if platform not in PLATFORMS:
         raise ValueError(f"Platform must be one of {sorted(PLATFORMS)}")
-    sns = aws.sns()
+    sns = sns or aws.sns()
     made = physical_id is not None and physical_id.startswith("arn:")
     if request_type == "Delete":
         if made:
