@@ -23,10 +23,10 @@ SUBSCRIPTION_ID = Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
     "/v1/me/push-subscriptions",
     summary="Send my notifications to this browser or device",
     description=(
-        "Web Push: a browser's `PushSubscription.toJSON()` with `\"kind\": \"web\"` (the "
+        'Web Push: a browser\'s `PushSubscription.toJSON()` with `"kind": "web"` (the '
         "endpoint must be https on a known push service, else 422 "
-        "`push-endpoint-not-allowed`). Mobile: `{\"kind\": \"apns\" | \"fcm\", "
-        "\"device_token\"}`. The same endpoint or token again is the same subscription (200, "
+        '`push-endpoint-not-allowed`). Mobile: `{"kind": "apns" | "fcm", '
+        '"device_token"}`. The same endpoint or token again is the same subscription (200, '
         "the new keys replace the old); a new one is 201; the eleventh is 409 "
         "`too-many-subscriptions`. Accounts only (403 `accounts-only`)."
     ),
@@ -74,7 +74,7 @@ def list_all() -> Response[PushSubscriptionsOut]:
 def remove(subscription_id: Annotated[str, SUBSCRIPTION_ID]) -> Response[None]:
     """204; 404 ``subscription-not-found`` for an id that is not one of the caller's."""
     subscriptions.remove(http.caller(app), subscription_id)
-    return Response(status_code=204, body="", headers={})
+    return Response(status_code=204, body=None, headers={})
 
 
 lambda_handler = http.lambda_handler_for(app)

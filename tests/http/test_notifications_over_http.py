@@ -266,10 +266,18 @@ def test_a_phone_is_told_through_sns_and_a_disabled_endpoint_is_removed(
     stack: RunningStack,
 ) -> None:
     ann, bob = signed_in(stack, "ann21c"), signed_in(stack, "bob21c")
-    phone = _ok(bob.call("POST", "/v1/me/push-subscriptions", {"kind": "fcm", "device_token": "fcm-bob-1"}), 201)
-    again = _ok(bob.call("POST", "/v1/me/push-subscriptions", {"kind": "fcm", "device_token": "fcm-bob-1"}))
+    phone = _ok(
+        bob.call("POST", "/v1/me/push-subscriptions", {"kind": "fcm", "device_token": "fcm-bob-1"}),
+        201,
+    )
+    again = _ok(
+        bob.call("POST", "/v1/me/push-subscriptions", {"kind": "fcm", "device_token": "fcm-bob-1"})
+    )
     assert again["subscription_id"] == phone["subscription_id"]
-    ipad = _ok(bob.call("POST", "/v1/me/push-subscriptions", {"kind": "apns", "device_token": "a1b2c3d4"}), 201)
+    ipad = _ok(
+        bob.call("POST", "/v1/me/push-subscriptions", {"kind": "apns", "device_token": "a1b2c3d4"}),
+        201,
+    )
     backend = sns_backends[ACCOUNT_ID][stack.provisioned.region]
     endpoints = {e.token: e for e in backend.platform_endpoints.values()}
     assert {"fcm-bob-1", "a1b2c3d4"} <= set(endpoints)
@@ -289,7 +297,9 @@ def test_a_phone_is_told_through_sns_and_a_disabled_endpoint_is_removed(
     # APNs disowned the iPad's token: SNS disables its endpoint, and the next push removes it.
     boto3.client(
         "sns", region_name=stack.provisioned.region, endpoint_url=stack.endpoint_url
-    ).set_endpoint_attributes(EndpointArn=endpoints["a1b2c3d4"].arn, Attributes={"Enabled": "false"})
+    ).set_endpoint_attributes(
+        EndpointArn=endpoints["a1b2c3d4"].arn, Attributes={"Enabled": "false"}
+    )
     _ok(bob.call("POST", f"/v1/games/{game['game_id']}/join", {}))  # ann's turn: nothing for bob
     game = _pass(ann, _ok(ann.call("GET", f"/v1/games/{game['game_id']}")))
     _settle(stack)
@@ -332,7 +342,9 @@ def test_what_a_subscription_may_be(stack: RunningStack, receiver: PushReceiver)
     ok = {"kind": "web", "endpoint": "https://web.push.apple.com/QGuQyavXutnMH", "keys": keys}
     assert cy.call("POST", "/v1/me/push-subscriptions", ok).status == 201
     bad_keys = {**ok, "keys": {"p256dh": "B" * 87, "auth": keys["auth"]}}
-    assert cy.call("POST", "/v1/me/push-subscriptions", bad_keys).json()["code"] == "push-keys-invalid"
+    assert (
+        cy.call("POST", "/v1/me/push-subscriptions", bad_keys).json()["code"] == "push-keys-invalid"
+    )
     for n in range(9):
         more = {**ok, "endpoint": f"https://fcm.googleapis.com/fcm/send/cy-{n}"}
         assert cy.call("POST", "/v1/me/push-subscriptions", more).status == 201
@@ -341,7 +353,9 @@ def test_what_a_subscription_may_be(stack: RunningStack, receiver: PushReceiver)
     assert (reply.status, reply.json()["code"]) == (409, "too-many-subscriptions")
     listed = _ok(cy.call("GET", "/v1/me/push-subscriptions"))["subscriptions"]
     assert len(listed) == 10
-    assert cy.call("DELETE", f"/v1/me/push-subscriptions/{listed[0]['subscription_id']}").status == 204
+    assert (
+        cy.call("DELETE", f"/v1/me/push-subscriptions/{listed[0]['subscription_id']}").status == 204
+    )
     assert cy.call("POST", "/v1/me/push-subscriptions", eleventh).status == 201
     guest = ApiClient(http_transport(stack.url))
     token = _ok(guest.call("POST", "/v1/guests"), 201)["token"]

@@ -41,14 +41,15 @@ def _b64(text: str) -> bytes:
 # ---------------------------------------------------------------------------- RFC 8291
 RFC = {
     "plaintext": b"When I grow up, I want to be a watermelon",
-    "ua_public": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+    "ua_public": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpk"
+    "NtoIAiw4",
     "ua_private": "q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94",
     "auth": "BTBZMqHH6r4Tts7J_aSIgg",
     "as_private": "yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw",
     "salt": "DGv6ra1nlYgDCS1FRnbzlw",
-    "body": "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWA"
-    "mS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_"
-    "Qulcy4a-fN",
+    "body": "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3v"
+    "CYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLV"
+    "WGNWQexSgSxsj_Qulcy4a-fN",
 }
 
 
@@ -73,8 +74,11 @@ def test_a_fresh_message_decrypts_for_its_browser_alone() -> None:
     payload = json.dumps({"type": "your_turn", "body": "é" * 1000}, ensure_ascii=False).encode()
     body = webpush.encrypt(payload, p256dh, vapid.b64url(secret))
     assert body != webpush.encrypt(payload, p256dh, vapid.b64url(secret))  # fresh keys and salt
-    assert http_ece.decrypt(body, private_key=browser, auth_secret=secret, version="aes128gcm") == payload
-    with pytest.raises(Exception):  # noqa: B017, PT011  (http_ece raises its own InvalidTag)
+    assert (
+        http_ece.decrypt(body, private_key=browser, auth_secret=secret, version="aes128gcm")
+        == payload
+    )
+    with pytest.raises(Exception):  # noqa: B017  (http_ece raises its own InvalidTag)
         http_ece.decrypt(body, private_key=other, auth_secret=secret, version="aes128gcm")
     with pytest.raises(webpush.PayloadTooLarge):
         webpush.encrypt(b"x" * 3073, p256dh, vapid.b64url(secret))
@@ -240,7 +244,7 @@ class _ResponseUrl:
         answers = self.answers
 
         class Handler(BaseHTTPRequestHandler):
-            def do_PUT(self) -> None:  # noqa: N802
+            def do_PUT(self) -> None:
                 answers.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
                 self.send_response(200)
                 self.send_header("Content-Length", "0")
@@ -267,7 +271,9 @@ def test_the_platform_applications_custom_resource(api: Api, response_url: _Resp
     sample["ResponseURL"] = response_url.url
     sns = boto3.client("sns", region_name=get_config().region)
 
-    def request(kind: str, properties: dict[str, Any], physical: str | None = None) -> dict[str, Any]:
+    def request(
+        kind: str, properties: dict[str, Any], physical: str | None = None
+    ) -> dict[str, Any]:
         event = {**sample, "RequestType": kind, "ResourceProperties": properties}
         if physical is not None:
             event["PhysicalResourceId"] = physical
@@ -279,7 +285,11 @@ def test_the_platform_applications_custom_resource(api: Api, response_url: _Resp
 
     nothing = request("Create", sample["ResourceProperties"])  # no credentials: nothing made
     assert nothing["Status"] == "SUCCESS" and nothing["Data"] == {"Arn": ""}
-    props = {"Name": "mineduel-local-fcm2", "Platform": "GCM", "Attributes": {"PlatformCredential": "{}"}}
+    props = {
+        "Name": "mineduel-local-fcm2",
+        "Platform": "GCM",
+        "Attributes": {"PlatformCredential": "{}"},
+    }
     made = request("Create", props)
     arn = made["PhysicalResourceId"]
     assert made["Data"]["Arn"] == arn and arn.endswith(":app/GCM/mineduel-local-fcm2")
@@ -288,7 +298,10 @@ def test_the_platform_applications_custom_resource(api: Api, response_url: _Resp
     attributes = sns.get_platform_application_attributes(PlatformApplicationArn=arn)["Attributes"]
     assert attributes["PlatformCredential"] == '{"v": 2}'
     request("Delete", props, arn)
-    listed = [a["PlatformApplicationArn"] for a in sns.list_platform_applications()["PlatformApplications"]]
+    listed = [
+        a["PlatformApplicationArn"]
+        for a in sns.list_platform_applications()["PlatformApplications"]
+    ]
     assert arn not in listed
     failed = request("Create", {**props, "Platform": "NOPE"})
     assert failed["Status"] == "FAILED" and "credential" not in json.dumps(failed).lower()

@@ -393,7 +393,7 @@ class _Builder:
     def _queue(self, logical_id: str, props: dict[str, Any]) -> Physical:
         p = self._props(props)
         name = p.get("QueueName") or f"{self.stack_name}-{logical_id}"
-        attributes = {
+        attributes: dict[str, str] = {
             key: str(p[key])
             for key in ("MessageRetentionPeriod", "VisibilityTimeout", "SqsManagedSseEnabled")
             if key in p

@@ -49,7 +49,9 @@ def b64url_decode(text: str) -> bytes:
 
 
 def _point(key: ec.EllipticCurvePublicKey) -> bytes:
-    return key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
 
 
 @dataclass
@@ -70,7 +72,10 @@ class Browser:
         return {
             "endpoint": self.endpoint,
             "expirationTime": None,
-            "keys": {"p256dh": b64url(_point(self.private_key.public_key())), "auth": b64url(self.auth)},
+            "keys": {
+                "p256dh": b64url(_point(self.private_key.public_key())),
+                "auth": b64url(self.auth),
+            },
         }
 
 
@@ -100,7 +105,7 @@ class PushReceiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802  (the standard library's name)
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
                 status = receiver._handle(self.path, dict(self.headers.items()), body)
@@ -234,7 +239,9 @@ class PushReceiver:
         if "urgency" in headers and headers["urgency"] not in URGENCIES:
             raise ValueError("a bad Urgency")
         topic = headers.get("topic")
-        if topic is not None and (len(topic) > 32 or not all(c.isalnum() or c in "-_" for c in topic)):
+        if topic is not None and (
+            len(topic) > 32 or not all(c.isalnum() or c in "-_" for c in topic)
+        ):
             raise ValueError("a bad Topic")
 
     @staticmethod
@@ -244,7 +251,10 @@ class PushReceiver:
         try:
             return bytes(
                 http_ece.decrypt(
-                    body, private_key=browser.private_key, auth_secret=browser.auth, version="aes128gcm"
+                    body,
+                    private_key=browser.private_key,
+                    auth_secret=browser.auth,
+                    version="aes128gcm",
                 )
             )
         except Exception as exc:

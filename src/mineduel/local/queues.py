@@ -91,7 +91,7 @@ class QueuePoller:
                     AttributeNames=["All"],
                     MessageAttributeNames=["All"],
                 )
-                messages = answer.get("Messages") or []
+                messages: list[dict[str, Any]] = [dict(m) for m in answer.get("Messages") or []]
                 if not messages:
                     return delivered
                 delivered += len(messages)
@@ -111,7 +111,7 @@ class QueuePoller:
                 for item in result.get("batchItemFailures") or []
                 if isinstance(item, dict)
             }
-        done = [
+        done: list[Any] = [
             {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]}
             for i, m in enumerate(messages)
             if m["MessageId"] not in failed

@@ -33,10 +33,10 @@ from botocore.exceptions import ClientError
 from ..games import store
 from ..games.record import GameRecord
 from ..games.watchers import Subscription, parse_subscription, subscriptions, watchers
+from ..notify import notices, outbox
 from ..platform import aws, clock, keys
 from ..platform.config import get_config
 from ..platform.observability import count, logger
-from ..notify import notices, outbox
 from .changes import bus_events, event_of, spectators_turned_off
 from .connections import delete_subscriptions, drop_connection, parse_connection, unsubscribe
 

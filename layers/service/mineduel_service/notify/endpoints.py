@@ -59,7 +59,8 @@ def _known(host: str) -> bool:
     if host in PUSH_HOSTS:
         return True
     return any(
-        host.endswith(domain) and len(host) > len(domain) and _labels(host) for domain in PUSH_DOMAINS
+        host.endswith(domain) and len(host) > len(domain) and _labels(host)
+        for domain in PUSH_DOMAINS
     )
 
 

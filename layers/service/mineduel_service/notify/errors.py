@@ -9,9 +9,7 @@ class TooManySubscriptions(Conflict):
     """The player has as many push subscriptions as allowed."""
 
     code = "too-many-subscriptions"
-    default_message = (
-        "You have 10 devices and browsers set up for notifications: remove one first."
-    )
+    default_message = "You have 10 devices and browsers set up for notifications: remove one first."
 
 
 class PushEndpointNotAllowed(Invalid):

@@ -99,7 +99,10 @@ def message(notice: Notice, payload: dict[str, Any]) -> tuple[str, dict[str, Any
     }
     attributes = {
         "AWS.SNS.MOBILE.APNS.PUSH_TYPE": {"DataType": "String", "StringValue": "alert"},
-        "AWS.SNS.MOBILE.APNS.PRIORITY": {"DataType": "String", "StringValue": "10" if high else "5"},
+        "AWS.SNS.MOBILE.APNS.PRIORITY": {
+            "DataType": "String",
+            "StringValue": "10" if high else "5",
+        },
         "AWS.SNS.MOBILE.APNS.TTL": {"DataType": "String", "StringValue": str(notice.ttl_s)},
         "AWS.SNS.MOBILE.APNS.COLLAPSE_ID": {"DataType": "String", "StringValue": notice.topic},
         "AWS.SNS.MOBILE.APNS_SANDBOX.TTL": {"DataType": "String", "StringValue": str(notice.ttl_s)},
@@ -116,7 +119,7 @@ def publish(endpoint_arn: str, notice: Notice, payload: dict[str, Any]) -> Outco
             TargetArn=endpoint_arn,
             Message=body,
             MessageStructure="json",
-            MessageAttributes=attributes,  # type: ignore[arg-type]
+            MessageAttributes=attributes,
         )
     except Exception as exc:
         code = _code(exc)

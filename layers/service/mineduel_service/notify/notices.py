@@ -41,7 +41,11 @@ NOTICE_TYPES: tuple[NoticeType, ...] = (
 )
 Urgency = Literal["very-low", "low", "normal", "high"]
 
-VARIANT_NAMES = {"mine-duel": "Mine Duel", "mineseeker": "Mineseeker", "windows-duel": "Windows Duel"}
+VARIANT_NAMES = {
+    "mine-duel": "Mine Duel",
+    "mineseeker": "Mineseeker",
+    "windows-duel": "Windows Duel",
+}
 DAY_S = 86400
 MIN_TTL_S = 60
 MAX_TTL_S = 28 * DAY_S
@@ -323,7 +327,8 @@ _REASONS = {
 def _result_words(record: GameRecord, seat: int) -> tuple[str, str]:
     """The notification's title and body of a finished game for ``seat``."""
     result = record.state.result
-    assert result is not None
+    if result is None:
+        return "Game over", f"{_variant(record)} with {_others(record, seat)} is over."
     places = list(result.places)
     place = places[seat] if seat < len(places) else None
     shared = place is not None and places.count(place) > 1

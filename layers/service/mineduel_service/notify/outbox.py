@@ -70,9 +70,10 @@ def send(notices: Sequence[Notice]) -> int:
             {"Id": str(i), "MessageBody": Message(n).body()}
             for i, n in enumerate(notices[start : start + BATCH])
         ]
-        for attempt in range(2):
+        for _ in range(2):
+            answer: dict[str, Any]
             try:
-                answer = aws.sqs().send_message_batch(QueueUrl=url, Entries=entries)  # type: ignore[arg-type]
+                answer = dict(aws.sqs().send_message_batch(QueueUrl=url, Entries=entries))  # type: ignore[arg-type]
             except Exception as exc:
                 logger.warning("notifications not queued", extra={"error": type(exc).__name__})
                 answer = {"Successful": [], "Failed": [{"Id": e["Id"]} for e in entries]}

@@ -73,9 +73,14 @@ def handle(event: dict[str, Any]) -> dict[str, Any]:
     """One custom resource request, answered at its ``ResponseURL``; the answer sent."""
     request_type = str(event.get("RequestType", ""))
     physical_id = event.get("PhysicalResourceId")
+    answer: dict[str, Any]
     try:
         done = apply(request_type, dict(event.get("ResourceProperties") or {}), physical_id)
-        answer = {"Status": "SUCCESS", "PhysicalResourceId": done.physical_id, "Data": {"Arn": done.arn}}
+        answer = {
+            "Status": "SUCCESS",
+            "PhysicalResourceId": done.physical_id,
+            "Data": {"Arn": done.arn},
+        }
     except Exception as exc:
         logger.error("platform application not applied", extra={"error": type(exc).__name__})
         answer = {
@@ -83,7 +88,8 @@ def handle(event: dict[str, Any]) -> dict[str, Any]:
             "Reason": f"{type(exc).__name__}: see the function's log",
             "PhysicalResourceId": physical_id or f"{NONE_PREFIX}failed",
         }
-    answer |= {
+    answer = {
+        **answer,
         "StackId": event.get("StackId"),
         "RequestId": event.get("RequestId"),
         "LogicalResourceId": event.get("LogicalResourceId"),

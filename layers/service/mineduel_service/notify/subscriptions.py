@@ -18,7 +18,7 @@ from ..platform import auth, clock
 from ..platform.config import get_config
 from . import mobile, store
 from .endpoints import check_endpoint, push_service
-from .errors import PushKeysInvalid, SubscriptionNotFound
+from .errors import PushKeysInvalid, PushKindUnavailable, SubscriptionNotFound
 from .store import PushSubscription
 from .webpush import check_keys
 
@@ -39,7 +39,8 @@ def add(caller: auth.Caller, request: PushSubscriptionRequest) -> tuple[dict[str
     player_id = account_only(caller).player_id
     now = clock.iso(clock.now())
     if request.kind == "web":
-        assert request.endpoint is not None and request.keys is not None
+        if request.endpoint is None or request.keys is None:  # the model refuses it first
+            raise PushKeysInvalid()
         endpoint = check_endpoint(request.endpoint, allow_loopback=get_config().push_allow_loopback)
         try:
             check_keys(request.keys.p256dh, request.keys.auth)
@@ -56,8 +57,9 @@ def add(caller: auth.Caller, request: PushSubscriptionRequest) -> tuple[dict[str
             auth=request.keys.auth.rstrip("="),
         )
         return view(sub), store.add(sub)
-    assert request.device_token is not None
     kind = request.kind
+    if request.device_token is None:  # the model refuses it first
+        raise PushKindUnavailable()
     mobile.application_arn(kind)  # 422 before anything is made, on a stack without it
     arn, previous = mobile.register(kind, request.device_token, player_id)
     sub_id = store.subscription_id(kind, request.device_token)

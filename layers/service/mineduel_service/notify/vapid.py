@@ -36,8 +36,8 @@ RACE_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)
 """How long a loser of the first-use race waits, in turn, for the winner's public key."""
 
 _lock = threading.Lock()
-_public: str | None = None
-_private: ec.EllipticCurvePrivateKey | None = None
+_cache: dict[str, Any] = {}
+"""``public`` (str) and ``private`` (the key), once read in this environment."""
 
 
 def b64url(data: bytes) -> str:
@@ -54,7 +54,9 @@ def b64url_decode(text: str) -> bytes:
 
 def public_bytes(key: ec.EllipticCurvePublicKey) -> bytes:
     """The uncompressed point (65 bytes, ``0x04 || X || Y``)."""
-    return key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
 
 
 @dataclass(frozen=True)
@@ -72,26 +74,25 @@ def _names() -> _Names:
 
 def public_key() -> str:
     """The application server key browsers subscribe with (base64url, uncompressed P-256)."""
-    global _public
     with _lock:
-        if _public is not None:
-            return _public
+        if "public" in _cache:
+            return str(_cache["public"])
     names = _names()
     found = _read(names.public, decrypt=False)
     if found is None:
         made = _make(names)
         found = made if made is not None else _wait_for(names.public)
     with _lock:
-        _public = found
+        _cache["public"] = found
     return found
 
 
 def private_key() -> ec.EllipticCurvePrivateKey:
     """The key every Web Push request is signed with (made on first use)."""
-    global _private
     with _lock:
-        if _private is not None:
-            return _private
+        if "private" in _cache:
+            cached: ec.EllipticCurvePrivateKey = _cache["private"]
+            return cached
     names = _names()
     raw = _read(names.private, decrypt=True)
     if raw is None:
@@ -101,15 +102,14 @@ def private_key() -> ec.EllipticCurvePrivateKey:
             raise PushKeyUnavailable()
     key = _from_raw(raw)
     with _lock:
-        _private = key
+        _cache["private"] = key
     return key
 
 
 def forget() -> None:
     """Drop the cached pair (tests, and a stack whose parameters were replaced)."""
-    global _public, _private
     with _lock:
-        _public, _private = None, None
+        _cache.clear()
 
 
 def _from_raw(raw: str) -> ec.EllipticCurvePrivateKey:

@@ -116,23 +116,22 @@ def encrypt(
 
 
 _pool_lock = threading.Lock()
-_pool: object | None = None
+_pools: dict[str, object] = {}
 
 
 def _http() -> object:
     """One connection pool per environment (push services are few: connections are reused)."""
-    global _pool
     with _pool_lock:
-        if _pool is None:
+        if "pool" not in _pools:
             import urllib3  # noqa: PLC0415  (the delivery function alone sends)
 
-            _pool = urllib3.PoolManager(
+            _pools["pool"] = urllib3.PoolManager(
                 num_pools=8,
                 maxsize=4,
                 timeout=urllib3.Timeout(connect=CONNECT_TIMEOUT_S, read=READ_TIMEOUT_S),
                 retries=False,  # no redirect followed, no retry here: the queue retries
             )
-        return _pool
+        return _pools["pool"]
 
 
 def send(
