@@ -16,6 +16,7 @@ BENCHMARKS = (
     "mineduel.benchmarks.cost",
     "mineduel.benchmarks.analysis",
     "mineduel.benchmarks.live",
+    "mineduel.benchmarks.notify",
 )
 
 
