@@ -309,10 +309,21 @@ def test_a_phone_is_told_through_sns_and_a_disabled_endpoint_is_removed(
     assert len(endpoints["fcm-bob-1"].messages) == 2  # the invitation and the turn
     assert not any(e.token == "a1b2c3d4" for e in backend.platform_endpoints.values())
 
-    # Deleting the phone deletes its SNS endpoint too.
-    assert bob.call("DELETE", f"/v1/me/push-subscriptions/{phone['subscription_id']}").status == 204
-    assert not any(e.token == "fcm-bob-1" for e in backend.platform_endpoints.values())
+    # Someone else signs in on bob's phone: the token is theirs now, and no longer bob's.
+    cat = signed_in(stack, "cat21c")
+    theirs = cat.call(
+        "POST", "/v1/me/push-subscriptions", {"kind": "fcm", "device_token": "fcm-bob-1"}
+    )
+    assert theirs.status == 201, theirs.body
+    assert _ok(bob.call("GET", "/v1/me/push-subscriptions"))["subscriptions"] == []
+    moved = next(e for e in backend.platform_endpoints.values() if e.token == "fcm-bob-1")
+    assert moved.attributes["CustomUserData"] == bob_id(cat)
     assert bob.call("DELETE", f"/v1/me/push-subscriptions/{phone['subscription_id']}").status == 404
+
+    # Deleting the phone deletes its SNS endpoint too.
+    sub_id = theirs.json()["subscription_id"]
+    assert cat.call("DELETE", f"/v1/me/push-subscriptions/{sub_id}").status == 204
+    assert not any(e.token == "fcm-bob-1" for e in backend.platform_endpoints.values())
 
 
 def bob_id(client: ApiClient) -> str:

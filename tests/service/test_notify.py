@@ -175,6 +175,21 @@ def test_who_is_told_what_of_a_change(served_api: Api) -> None:
         assert Message.parse(Message(notice).body()).notice == notice
 
 
+def test_a_seat_that_goes_out_passes_the_turn_and_says_so(served_api: Api) -> None:
+    """In a game of three, the seat to move resigns: the next seat is told it is their turn,
+    and why (the seat went out, it did not move)."""
+    tokens, game = served_api.people_game("tam21", "uma21", "vic21")
+    before = games.get_game(game["game_id"])
+    assert before is not None and before.state.turn == 0
+    resigned = served_api.call("POST", f"/v1/games/{game['game_id']}/resign", token=tokens[0])
+    assert resigned.status == 200, resigned.body
+    after = games.get_game(game["game_id"])
+    assert after is not None and after.status == "active" and after.state.turn == 1
+    (turn,) = notices.of_change(before, after)
+    assert (turn.type, turn.player_id) == ("your_turn", after.seats[1].player_id)
+    assert turn.body.startswith(f"{before.seats[0].name} is out. Your move")
+
+
 def test_an_invitation_is_told_once_and_only_to_the_invited(served_api: Api) -> None:
     host = served_api.player("pia21")
     served_api.player("quin21")
@@ -357,3 +372,53 @@ def test_a_push_service_that_keeps_failing_ends_in_the_dead_letter_queue(
         answer = api.invoker.invoke("NotifyDeliverFunction", bad)
         assert answer["batchItemFailures"] == [{"itemIdentifier": "m-bad"}]
     vapid.forget()
+
+
+def test_a_delivery_never_makes_the_vapid_key(
+    api: Api, stack: LocalStack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the public route makes the pair (a browser subscribes with its public key before
+    anything is pushed to it): a delivery that finds no key fails its message, which comes
+    back, and leaves Parameter Store as it was."""
+    monkeypatch.setenv("PUSH_ALLOW_LOOPBACK", "true")
+    reset_config()
+    vapid.forget()
+    ssm = boto3.client("ssm", region_name=get_config().region)
+    base = get_config().vapid_parameter
+    kept = {}  # the stack's pair, if an earlier test made it: put back at the end
+    for name in (f"{base}/private", f"{base}/public"):
+        try:
+            kept[name] = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
+        except ssm.exceptions.ParameterNotFound:
+            continue
+        ssm.delete_parameter(Name=name)
+    browser = ec.generate_private_key(ec.SECP256R1())
+    now = store.now_iso()
+    endpoint = "http://127.0.0.1:9/push/never-requested"
+    store.add(
+        store.PushSubscription(
+            player_id="sol21",
+            subscription_id=store.subscription_id("web", endpoint),
+            kind="web",
+            created_at=now,
+            updated_at=now,
+            endpoint=endpoint,
+            p256dh=vapid.b64url(vapid.public_bytes(browser.public_key())),
+            auth=vapid.b64url(b"0123456789abcdef"),
+        )
+    )
+    record = json.loads((EVENTS / "notify_deliver.json").read_text())["Records"][0]
+    notice = {**json.loads(record["body"])["notice"], "player_id": "sol21"}
+    body = json.dumps({"notice": notice, "attempt": 0})
+    event = {"Records": [{**record, "messageId": "m-nokey", "body": body}]}
+    answer = api.invoker.invoke("NotifyDeliverFunction", event)
+    assert answer["batchItemFailures"] == [{"itemIdentifier": "m-nokey"}]
+    names = [p["Name"] for p in ssm.describe_parameters()["Parameters"]]
+    assert not any(name.startswith(base) for name in names)
+    with pytest.raises(PushKeyUnavailable):
+        vapid.private_key()
+    vapid.forget()
+    for name, parameter in kept.items():
+        secure = parameter["Type"] == "SecureString"
+        extra = {"KeyId": get_config().seed_key_id} if secure else {}
+        ssm.put_parameter(Name=name, Value=parameter["Value"], Type=parameter["Type"], **extra)

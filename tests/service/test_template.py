@@ -425,7 +425,7 @@ def test_the_vapid_key_is_decrypted_only_under_its_parameter_s_context() -> None
         "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:"
         "parameter/${AWS::StackName}/push/vapid/private"
     )
-    for logical_id in VAPID_KEY_READERS | {"PushKeyFunction"}:
+    for logical_id in VAPID_KEY_READERS | {"PushKeyFunction"}:  # decrypt; encrypt (making it)
         kms = [
             s
             for s in _statements(template.functions[logical_id].properties)

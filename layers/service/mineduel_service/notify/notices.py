@@ -190,8 +190,7 @@ def _your_turn(before: GameRecord | None, after: GameRecord, now: datetime) -> N
             return None  # the seat's own move came back to it (the bots replied)
     elif before.seats[seat].kind == "open":
         return None  # the seat's own join started the game
-    mover = _mover(before, after)
-    opening = f"{mover} moved." if mover else "The game has started."
+    opening = _what_happened(before, after)
     return Notice(
         type="your_turn",
         player_id=player_id,
@@ -282,11 +281,16 @@ def _others(record: GameRecord, seat: int) -> str:
     return _names([s.name for i, s in enumerate(record.seats) if i != seat and s.kind != "open"])
 
 
-def _mover(before: GameRecord, after: GameRecord) -> str | None:
-    """Who moved first in the write (the seat whose turn it was), if moves were played."""
-    if after.state.move_count <= before.state.move_count or before.state.turn is None:
-        return None
-    return before.seats[before.state.turn].name
+def _what_happened(before: GameRecord, after: GameRecord) -> str:
+    """What passed the turn, in words: the seat whose turn it was moved, or went out (time ran
+    out, or it resigned), or the game started."""
+    seat = before.state.turn
+    if after.state.move_count <= before.state.move_count or seat is None:
+        return "The game has started."
+    name = before.seats[seat].name
+    if after.state.seats[seat].out and not before.state.seats[seat].out:
+        return f"{name} is out."
+    return f"{name} moved."
 
 
 def _left(deadline: str | None, now: datetime) -> str:

@@ -7,11 +7,12 @@ stack's life: a new one would strand every subscription. It lives in Parameter S
 32-byte P-256 scalar, base64url), and ``<VAPID_PARAMETER>/public`` (the uncompressed point,
 base64url; public, so a plain ``String``).
 
-Made on first use, race-safe: whoever first needs the pair makes one and puts the private
-parameter without overwriting; of two racing, exactly one put lands and the loser uses the
-winner's. Only the winner writes the public parameter (derived from what it stored). The
-public route reads the public parameter alone and never decrypts the private one. Each
-execution environment reads them once (cached).
+Made on the first ``GET /v1/push/vapid-key``, race-safe: the route makes a pair and puts the
+private parameter without overwriting; of two racing, exactly one put lands and the loser uses
+the winner's public key. Only the winner writes the public parameter (derived from what it
+stored). The route reads the public parameter alone and never decrypts the private one; the
+delivery function only reads the private one (a browser subscribed with the public key before
+anything is pushed to it). Each execution environment reads them once (cached).
 """
 
 from __future__ import annotations
@@ -88,18 +89,16 @@ def public_key() -> str:
 
 
 def private_key() -> ec.EllipticCurvePrivateKey:
-    """The key every Web Push request is signed with (made on first use)."""
+    """The key every Web Push request is signed with. Only the public route makes the pair:
+    a browser subscribes with the public key first, so by the time anything is pushed, the
+    pair exists (``PushKeyUnavailable`` otherwise: the message is retried)."""
     with _lock:
         if "private" in _cache:
             cached: ec.EllipticCurvePrivateKey = _cache["private"]
             return cached
-    names = _names()
-    raw = _read(names.private, decrypt=True)
+    raw = _read(_names().private, decrypt=True)
     if raw is None:
-        _make(names)
-        raw = _read(names.private, decrypt=True)
-        if raw is None:
-            raise PushKeyUnavailable()
+        raise PushKeyUnavailable()
     key = _from_raw(raw)
     with _lock:
         _cache["private"] = key
