@@ -262,6 +262,8 @@ async function signedIn(view) {
 
   const signOutError = errorSlot();
   const signOut = h("button", { type: "button", onclick: (e) => act(e.currentTarget, signOutError, async () => {
+    // This browser stops telling this account's news: whoever uses it next must not see them.
+    if (localStorage.getItem(PUSH_KEY) === "on") await stopPush().catch((error) => console.warn("push not stopped", error));
     await session.signOut();
     location.hash = "#/";
   }) }, "Sign out");

@@ -28,7 +28,9 @@ SUBSCRIPTION_ID = Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
         '`push-endpoint-not-allowed`). Mobile: `{"kind": "apns" | "fcm", '
         '"device_token"}`. The same endpoint or token again is the same subscription (200, '
         "the new keys replace the old); a new one is 201; the eleventh is 409 "
-        "`too-many-subscriptions`. Accounts only (403 `accounts-only`)."
+        "`too-many-subscriptions`. An endpoint or token is one account's at a time: one that "
+        "another account had (someone else signed in on that browser or phone) moves to the "
+        "caller, and no longer tells the account before. Accounts only (403 `accounts-only`)."
     ),
     operation_id="addPushSubscription",
     tags=["notifications"],

@@ -326,6 +326,31 @@ def test_a_phone_is_told_through_sns_and_a_disabled_endpoint_is_removed(
     assert not any(e.token == "fcm-bob-1" for e in backend.platform_endpoints.values())
 
 
+def test_a_browser_someone_else_signs_in_on_tells_only_them(
+    stack: RunningStack, receiver: PushReceiver
+) -> None:
+    """Ann turned notifications on in a browser; Dee signs in on it and turns them on: the
+    browser is Dee's now, and Ann's invitation no longer reaches it (nor Ann's list)."""
+    ann, dee, eve = (signed_in(stack, name) for name in ("ann21d", "dee21d", "eve21d"))
+    shared = receiver.subscribe()
+    first = _subscribe(ann, shared)
+    _game(eve, "ann21d")
+    (invited,) = receiver.wait_for(shared, 1)
+    assert "eve21d invites you" in invited.payload["body"]
+
+    again = _subscribe(dee, shared)  # the same endpoint, from Dee
+    assert again["subscription_id"] == first["subscription_id"]
+    assert _ok(ann.call("GET", "/v1/me/push-subscriptions"))["subscriptions"] == []
+    _game(eve, "ann21d")
+    _settle(stack)
+    assert len(receiver.pushes(shared)) == 1  # Ann's second invitation: not to Dee's browser
+    game = _game(eve, "dee21d")
+    (_, to_dee) = receiver.wait_for(shared, 2)
+    assert to_dee.payload["game_id"] == game["game_id"]
+    gone = ann.call("DELETE", f"/v1/me/push-subscriptions/{first['subscription_id']}")
+    assert gone.status == 404
+
+
 def bob_id(client: ApiClient) -> str:
     return str(_ok(client.call("GET", "/v1/me"))["player_id"])
 

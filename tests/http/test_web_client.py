@@ -843,6 +843,16 @@ def test_notifications_in_the_browser_the_switch_the_kinds_and_the_service_worke
             "GET", "/v1/me/push-subscriptions"
         )
         assert listed.json()["subscriptions"] == []
+
+        # On again, then signing out: this browser stops telling WebDee's news.
+        page.get_by_role("checkbox", name="Notifications").click()
+        expect(page.get_by_text("Notifications are on in this browser.")).to_be_visible()
+        as_dee = ApiClient(http_transport(stack.url), page.evaluate(TOKEN_OF_PAGE))
+        assert len(as_dee.call("GET", "/v1/me/push-subscriptions").json()["subscriptions"]) == 1
+        page.get_by_role("button", name="Sign out").click()
+        page.wait_for_url(f"{stack.url}/#/", timeout=WAIT_MS)
+        assert as_dee.call("GET", "/v1/me/push-subscriptions").json()["subscriptions"] == []
+        assert page.evaluate("() => localStorage.getItem('mineduel.push')") is None
         assert receiver.rejected == []
         watch.assert_clean()
         context.close()

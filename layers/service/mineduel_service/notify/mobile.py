@@ -3,9 +3,10 @@
 The stack's platform applications (template.yaml, made from the deployer's APNs and FCM
 credentials) hold the credentials; a device's token becomes a platform endpoint of one of them
 (``CreatePlatformEndpoint`` is idempotent for the same token), marked with the player's id.
-A token that moves to another account (someone else signs in on the phone) is taken from the
-account that had it. SNS says when APNs or FCM disowned a token: publishing to its endpoint
-fails with ``EndpointDisabled``; that endpoint and its subscription are removed.
+A token that moves to another account (someone else signs in on the phone) keeps its
+endpoint, marked for the new player, and is taken from the account that had it
+(``store.add``). SNS says when APNs or FCM disowned a token: publishing to its endpoint fails
+with ``EndpointDisabled``; that endpoint and its subscription are removed.
 """
 
 from __future__ import annotations
@@ -34,29 +35,27 @@ def application_arn(kind: MobileKind) -> str:
     return arn
 
 
-def register(kind: MobileKind, token: str, player_id: str) -> tuple[str, str | None]:
-    """The device's platform endpoint, enabled and marked as the player's; and the player
-    who had it before, when another one did (their subscription of it must go)."""
+def register(kind: MobileKind, token: str, player_id: str) -> str:
+    """The device's platform endpoint, enabled and marked as the player's (``CustomUserData``:
+    the subscriptions' store says whose a token is, ``store.add``)."""
     sns = aws.sns()
     app = application_arn(kind)
     try:
-        arn = sns.create_platform_endpoint(
-            PlatformApplicationArn=app, Token=token, CustomUserData=player_id
-        )["EndpointArn"]
-        previous = None
+        arn = str(
+            sns.create_platform_endpoint(
+                PlatformApplicationArn=app, Token=token, CustomUserData=player_id
+            )["EndpointArn"]
+        )
     except Exception as exc:
         found = _EXISTING.search(_message(exc))
         if _code(exc) != "InvalidParameter" or found is None:
             raise
         arn = found.group(1)  # the token's endpoint, marked for someone else (or disabled)
-        attributes = sns.get_endpoint_attributes(EndpointArn=arn)["Attributes"]
-        owner = attributes.get("CustomUserData") or None
-        previous = owner if owner != player_id else None
     sns.set_endpoint_attributes(
         EndpointArn=arn,
         Attributes={"Token": token, "CustomUserData": player_id, "Enabled": "true"},
     )
-    return arn, previous
+    return arn
 
 
 def unregister(endpoint_arn: str) -> None:

@@ -8,7 +8,11 @@
   conditioned on it being under ``MAX_SUBSCRIPTIONS``, so the limit holds however many
   requests race; removing one takes the count down in the same way;
 - ``PLAYER#<id>`` / ``NOTIFIED#<notice key>``: a notice taken for delivery (at most once),
-  lapsing by TTL.
+  lapsing by TTL;
+- ``PUSHADDR#<subscription id>`` / ``OWNER``: whose the endpoint or token is. One player's at
+  a time: when someone else signs in on a browser or phone and subscribes it, it is taken from
+  the player who had it (their subscription goes), so it never tells two accounts' news. Every
+  subscription is written in one transaction with it, conditioned on it naming nobody else.
 
 The profile sorts right before them (``PROFILE`` < ``PUSH`` < ``PUSH#...``): the delivery
 reads a player's preferences and subscriptions in one ``Query`` (``player_push``).
@@ -16,6 +20,7 @@ reads a player's preferences and subscriptions in one ``Query`` (``player_push``
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -27,6 +32,9 @@ from .errors import TooManySubscriptions
 from .vapid import b64url
 
 MAX_SUBSCRIPTIONS = 10
+ADD_ATTEMPTS = 8
+"""Looks at an address before a subscription gives up racing for it: each lost look means
+another player's subscription of it landed meanwhile (two racing settle within two looks)."""
 NOTIFIED_TTL = timedelta(days=30)
 
 Kind = Literal["web", "apns", "fcm"]
@@ -136,46 +144,68 @@ def player_push(player_id: str) -> tuple[Profile | None, list[PushSubscription]]
     return profile, subs
 
 
+def owner_of(subscription_id: str) -> str | None:
+    """The player whose endpoint or token this is now (consistent read)."""
+    found = dynamo.get(keys.push_owner(subscription_id))
+    return str(found["player_id"]["S"]) if found else None
+
+
 def add(sub: PushSubscription) -> bool:
     """Store a new subscription, or the newer keys of one the player has (the same endpoint
-    or token); True when it is new. ``TooManySubscriptions`` when a new one would be the
-    eleventh."""
-    existing = get_subscription(sub.player_id, sub.subscription_id)
-    if existing is not None:
-        _replace(sub.evolve(created_at=existing.created_at))
-        return False
-    counter = keys.push_count(sub.player_id)
-    try:
-        dynamo.transact(
-            [
-                dynamo.new_item_op(_item(sub)),
-                dynamo.update_op(
-                    counter,
-                    "ADD subscriptions :one",
-                    condition="attribute_not_exists(subscriptions) OR subscriptions < :max",
-                    values={":one": {"N": "1"}, ":max": {"N": str(MAX_SUBSCRIPTIONS)}},
-                ),
-            ]
-        )
-    except dynamo.WriteConflict as exc:
-        if exc.failed(1):
-            raise TooManySubscriptions() from None
-        if exc.failed(0):  # the same browser subscribed at the same moment: theirs stands
-            _replace(sub)
-            return False
-        raise
-    return True
+    or token); True when it is new. An endpoint or token that was another player's (someone
+    else signed in on that browser or phone) is taken from them first. ``TooManySubscriptions``
+    when a new one would be the eleventh."""
+    claim_address = dynamo.put_op(
+        {**keys.push_owner(sub.subscription_id), "player_id": {"S": sub.player_id}},
+        condition="attribute_not_exists(pk) OR player_id = :me",
+        values={":me": {"S": sub.player_id}},
+    )
+    for _ in range(ADD_ATTEMPTS):
+        owner = owner_of(sub.subscription_id)
+        if owner is not None and owner != sub.player_id:
+            _take_from(owner, sub.subscription_id)
+        existing = get_subscription(sub.player_id, sub.subscription_id)
+        try:
+            if existing is not None:
+                newer = _item(sub.evolve(created_at=existing.created_at))
+                dynamo.transact(
+                    [dynamo.put_op(newer, condition="attribute_exists(pk)"), claim_address]
+                )
+                return False
+            dynamo.transact(
+                [
+                    dynamo.new_item_op(_item(sub)),
+                    dynamo.update_op(
+                        keys.push_count(sub.player_id),
+                        "ADD subscriptions :one",
+                        condition="attribute_not_exists(subscriptions) OR subscriptions < :max",
+                        values={":one": {"N": "1"}, ":max": {"N": str(MAX_SUBSCRIPTIONS)}},
+                    ),
+                    claim_address,
+                ]
+            )
+            return True
+        except dynamo.WriteConflict as exc:
+            if existing is None and exc.failed(1):
+                raise TooManySubscriptions() from None
+            # It came or went meanwhile (the same browser subscribing twice at once), or
+            # another player took the address: look again.
+    raise dynamo.WriteConflict(["TransactionConflict"])
 
 
-def _replace(sub: PushSubscription) -> None:
-    try:
-        dynamo.put(_item(sub), condition="attribute_exists(pk)")
-    except dynamo.WriteConflict:
-        add(sub)  # removed meanwhile: it is new again
+def _take_from(owner: str, subscription_id: str) -> None:
+    """The address is someone else's now: the subscription of the player who had it goes
+    (its SNS endpoint stays: the device is the new player's)."""
+    theirs = get_subscription(owner, subscription_id)
+    if theirs is not None:
+        remove(theirs)
+    else:  # an owner item whose subscription went without it
+        _release(owner, subscription_id)
 
 
 def remove(sub: PushSubscription) -> bool:
-    """Remove a subscription and count it out (one transaction); False when it was gone."""
+    """Remove a subscription and count it out (one transaction), then let its address go
+    (unless another player holds it already); False when it was gone."""
     try:
         dynamo.transact(
             [
@@ -194,11 +224,23 @@ def remove(sub: PushSubscription) -> bool:
     except dynamo.WriteConflict as exc:
         if exc.failed(0):
             return False
-        if exc.failed(1):  # a count out of step (never below zero): the item still goes
-            dynamo.delete(keys.push_subscription(sub.player_id, sub.subscription_id))
-            return True
-        raise
+        if not exc.failed(1):
+            raise
+        # a count out of step (never below zero): the item still goes
+        dynamo.delete(keys.push_subscription(sub.player_id, sub.subscription_id))
+    _release(sub.player_id, sub.subscription_id)
     return True
+
+
+def _release(player_id: str, subscription_id: str) -> None:
+    """Delete the address's owner item if it still names ``player_id`` (one conditional
+    ``DeleteItem``; someone who took it since keeps it)."""
+    with contextlib.suppress(dynamo.WriteConflict):
+        dynamo.delete(
+            keys.push_owner(subscription_id),
+            condition="player_id = :me",
+            values={":me": {"S": player_id}},
+        )
 
 
 def claim(player_id: str, notice_key: str, message_id: str, now: datetime) -> bool:

@@ -5,7 +5,9 @@ Accounts only (a guest is 403 ``accounts-only``). A browser subscribes with what
 ``endpoints``) and keys (checked to be a P-256 point and a 16-byte secret); a phone with its
 APNs or FCM token, which becomes an SNS platform endpoint. The same endpoint or token again
 is the same subscription (200, its keys replaced); a new one is 201, and the eleventh is 409
-``too-many-subscriptions``. The list never shows keys or tokens.
+``too-many-subscriptions``. An endpoint or token is one player's at a time: the browser or
+phone someone else signs in on and subscribes is theirs from then on, and no longer tells the
+player before (``store.add``). The list never shows keys or tokens.
 """
 
 from __future__ import annotations
@@ -61,15 +63,10 @@ def add(caller: auth.Caller, request: PushSubscriptionRequest) -> tuple[dict[str
     if request.device_token is None:  # the model refuses it first
         raise PushKindUnavailable()
     mobile.application_arn(kind)  # 422 before anything is made, on a stack without it
-    arn, previous = mobile.register(kind, request.device_token, player_id)
-    sub_id = store.subscription_id(kind, request.device_token)
-    if previous is not None:  # the device was signed in to another account: not any more
-        theirs = store.get_subscription(previous, sub_id)
-        if theirs is not None:
-            store.remove(theirs)
+    arn = mobile.register(kind, request.device_token, player_id)
     sub = PushSubscription(
         player_id=player_id,
-        subscription_id=sub_id,
+        subscription_id=store.subscription_id(kind, request.device_token),
         kind=kind,
         created_at=now,
         updated_at=now,

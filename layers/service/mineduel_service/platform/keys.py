@@ -35,6 +35,8 @@ PLAY_SK = "PLAY#"
 PUSH_SK = "PUSH#"
 PUSH_COUNT_SK = "PUSH"
 """The player's count of push subscriptions: sorts just before them (``PUSH#...``)."""
+PUSH_ADDRESS = "PUSHADDR#"
+PUSH_OWNER_SK = "OWNER"
 NOTIFIED_SK = "NOTIFIED#"
 EXPORTS_PK = "EXPORT#MONTHLY"
 LIMIT_PREFIX = "LIMIT#"
@@ -160,6 +162,12 @@ def push_subscription(player_id: str, subscription_id: str) -> Key:
 def push_count(player_id: str) -> Key:
     """The item counting a player's push subscriptions (the limit is held by it)."""
     return _key(player_partition(player_id), PUSH_COUNT_SK)
+
+
+def push_owner(subscription_id: str) -> Key:
+    """Whose a browser's endpoint or a device's token is now (``player_id``): one player's at
+    a time, so a browser or phone someone else signs in on stops telling the one before."""
+    return _key(f"{PUSH_ADDRESS}{subscription_id}", PUSH_OWNER_SK)
 
 
 def push_range() -> tuple[str, str]:
