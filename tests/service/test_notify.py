@@ -206,6 +206,87 @@ def test_an_invitation_is_told_once_and_only_to_the_invited(served_api: Api) -> 
     assert notices.of_change(record, record.revised()) == []
 
 
+# ---------------------------------------------------------------------------- whose an address is
+def _address_owner(address: str) -> str | None:
+    return store.owner_of(store.subscription_id("web", address))
+
+
+def _count(player_id: str) -> int:
+    found = dynamo.get(keys.push_count(player_id))
+    return int(found["subscriptions"]["N"]) if found else 0
+
+
+def _me(api: Api, token: str) -> str:
+    me = api.call("GET", "/v1/me", token=token)
+    assert me.status == 200, me.body
+    return str(me.body["player_id"])
+
+
+def test_a_browser_someone_else_subscribes_is_theirs_alone(served_api: Api) -> None:
+    """The same endpoint from another account (someone else signed in on that browser): it
+    moves, so it never tells the account before; a stale owner item is no obstacle; of many
+    accounts racing for one browser, exactly one ends up with it, and every count is right."""
+    browser = ec.generate_private_key(ec.SECP256R1())
+    keys_ = {
+        "p256dh": vapid.b64url(vapid.public_bytes(browser.public_key())),
+        "auth": vapid.b64url(b"fedcba9876543210"),
+    }
+    address = "https://fcm.googleapis.com/fcm/send/shared-browser-21"
+    body = {"kind": "web", "endpoint": address, "keys": keys_}
+    path = "/v1/me/push-subscriptions"
+    wes, xia = served_api.account("wes21"), served_api.account("xia21")
+    wes_id, xia_id = _me(served_api, wes), _me(served_api, xia)
+
+    first = served_api.call("POST", path, token=wes, body=body)
+    assert first.status == 201 and _address_owner(address) == wes_id
+    moved = served_api.call("POST", path, token=xia, body=body)
+    assert moved.status == 201, moved.body  # new for xia
+    assert served_api.call("GET", path, token=wes).body["subscriptions"] == []
+    assert [
+        s["subscription_id"] for s in served_api.call("GET", path, token=xia).body["subscriptions"]
+    ] == [first.body["subscription_id"]]
+    assert (_address_owner(address), _count(wes_id), _count(xia_id)) == (xia_id, 0, 1)
+    gone = served_api.call("DELETE", f"{path}/{first.body['subscription_id']}", token=wes)
+    assert gone.status == 404  # not wes's any more
+    back = served_api.call("POST", path, token=wes, body=body)  # and back again
+    assert back.status == 201 and _count(xia_id) == 0 and _address_owner(address) == wes_id
+
+    # An owner item left naming someone without the subscription: taken over all the same.
+    stale = "https://fcm.googleapis.com/fcm/send/stale-21"
+    dynamo.put(
+        {**keys.push_owner(store.subscription_id("web", stale)), "player_id": {"S": "ghost"}}
+    )
+    taken = served_api.call("POST", path, token=xia, body={**body, "endpoint": stale})
+    assert taken.status == 201 and _address_owner(stale) == xia_id
+
+    # Deleting a subscription lets its address go.
+    sub_id = taken.body["subscription_id"]
+    assert served_api.call("DELETE", f"{path}/{sub_id}", token=xia).status == 204
+    assert _address_owner(stale) is None
+
+    # Six accounts subscribe one browser at the same moment: one has it, nobody else.
+    racers = [served_api.account(f"race21{n}") for n in range(6)]
+    ids = [_me(served_api, token) for token in racers]
+    raced = "https://fcm.googleapis.com/fcm/send/raced-21"
+    barrier = threading.Barrier(len(racers))
+
+    def subscribe(token: str) -> int:
+        barrier.wait()
+        return served_api.call("POST", path, token=token, body={**body, "endpoint": raced}).status
+
+    with ThreadPoolExecutor(max_workers=len(racers)) as pool:
+        statuses = list(pool.map(subscribe, racers))
+    assert statuses == [201] * len(racers)
+    holders = [
+        player
+        for player, token in zip(ids, racers, strict=True)
+        if served_api.call("GET", path, token=token).body["subscriptions"]
+    ]
+    assert len(holders) == 1 and _address_owner(raced) == holders[0]
+    assert [_count(player) for player in ids].count(1) == 1
+    assert sum(_count(player) for player in ids) == 1
+
+
 # ---------------------------------------------------------------------------- the VAPID key
 def test_the_vapid_key_is_made_once_however_many_race(served_stack: LocalStack) -> None:
     vapid.forget()
@@ -424,82 +505,3 @@ def test_a_delivery_never_makes_the_vapid_key(
         secure = parameter["Type"] == "SecureString"
         extra = {"KeyId": get_config().seed_key_id} if secure else {}
         ssm.put_parameter(Name=name, Value=parameter["Value"], Type=parameter["Type"], **extra)
-
-
-# ---------------------------------------------------------------------------- whose an address is
-def _address_owner(address: str) -> str | None:
-    return store.owner_of(store.subscription_id("web", address))
-
-
-def _count(player_id: str) -> int:
-    found = dynamo.get(keys.push_count(player_id))
-    return int(found["subscriptions"]["N"]) if found else 0
-
-
-def _me(api: Api, token: str) -> str:
-    return str(api.call("GET", "/v1/me", token=token).body["player_id"])
-
-
-def test_a_browser_someone_else_subscribes_is_theirs_alone(served_api: Api) -> None:
-    """The same endpoint from another account (someone else signed in on that browser): it
-    moves, so it never tells the account before; a stale owner item is no obstacle; of many
-    accounts racing for one browser, exactly one ends up with it, and every count is right."""
-    browser = ec.generate_private_key(ec.SECP256R1())
-    keys_ = {
-        "p256dh": vapid.b64url(vapid.public_bytes(browser.public_key())),
-        "auth": vapid.b64url(b"fedcba9876543210"),
-    }
-    address = "https://fcm.googleapis.com/fcm/send/shared-browser-21"
-    body = {"kind": "web", "endpoint": address, "keys": keys_}
-    path = "/v1/me/push-subscriptions"
-    wes, xia = served_api.account("wes21"), served_api.account("xia21")
-    wes_id, xia_id = _me(served_api, wes), _me(served_api, xia)
-
-    first = served_api.call("POST", path, token=wes, body=body)
-    assert first.status == 201 and _address_owner(address) == wes_id
-    moved = served_api.call("POST", path, token=xia, body=body)
-    assert moved.status == 201, moved.body  # new for xia
-    assert served_api.call("GET", path, token=wes).body["subscriptions"] == []
-    assert [
-        s["subscription_id"] for s in served_api.call("GET", path, token=xia).body["subscriptions"]
-    ] == [first.body["subscription_id"]]
-    assert (_address_owner(address), _count(wes_id), _count(xia_id)) == (xia_id, 0, 1)
-    gone = served_api.call("DELETE", f"{path}/{first.body['subscription_id']}", token=wes)
-    assert gone.status == 404  # not wes's any more
-    back = served_api.call("POST", path, token=wes, body=body)  # and back again
-    assert back.status == 201 and _count(xia_id) == 0 and _address_owner(address) == wes_id
-
-    # An owner item left naming someone without the subscription: taken over all the same.
-    stale = "https://fcm.googleapis.com/fcm/send/stale-21"
-    dynamo.put(
-        {**keys.push_owner(store.subscription_id("web", stale)), "player_id": {"S": "ghost"}}
-    )
-    taken = served_api.call("POST", path, token=xia, body={**body, "endpoint": stale})
-    assert taken.status == 201 and _address_owner(stale) == xia_id
-
-    # Deleting a subscription lets its address go.
-    sub_id = taken.body["subscription_id"]
-    assert served_api.call("DELETE", f"{path}/{sub_id}", token=xia).status == 204
-    assert _address_owner(stale) is None
-
-    # Six accounts subscribe one browser at the same moment: one has it, nobody else.
-    racers = [served_api.account(f"race21{n}") for n in range(6)]
-    ids = [_me(served_api, token) for token in racers]
-    raced = "https://fcm.googleapis.com/fcm/send/raced-21"
-    barrier = threading.Barrier(len(racers))
-
-    def subscribe(token: str) -> int:
-        barrier.wait()
-        return served_api.call("POST", path, token=token, body={**body, "endpoint": raced}).status
-
-    with ThreadPoolExecutor(max_workers=len(racers)) as pool:
-        statuses = list(pool.map(subscribe, racers))
-    assert statuses == [201] * len(racers)
-    holders = [
-        player
-        for player, token in zip(ids, racers, strict=True)
-        if served_api.call("GET", path, token=token).body["subscriptions"]
-    ]
-    assert len(holders) == 1 and _address_owner(raced) == holders[0]
-    assert [_count(player) for player in ids].count(1) == 1
-    assert sum(_count(player) for player in ids) == 1
