@@ -131,6 +131,7 @@ def test_two_accounts_are_told_their_turns_the_warning_the_invitation_and_the_en
     assert invited.payload["type"] == "invited"
     assert invited.payload["title"] == "You are invited"
     assert "ann21 invites you" in invited.payload["body"]
+    assert (invited.headers["urgency"], invited.headers["ttl"]) == ("normal", str(7 * 86400))
     _public(invited, game_id, stack)
 
     game = _ok(bob.call("POST", f"/v1/games/{game_id}/join", {}))
@@ -203,6 +204,8 @@ def test_two_accounts_are_told_their_turns_the_warning_the_invitation_and_the_en
     (bob_end,) = _of(receiver.wait_for(bob_browser, told[1] + 1), "game_over")
     assert (ann_end.payload["title"], bob_end.payload["title"]) == ("You won", "You lost")
     assert "bob21: resigned" in ann_end.payload["body"]
+    assert (ann_end.headers["urgency"], ann_end.headers["ttl"]) == ("low", str(3 * 86400))
+    assert ann_end.headers["topic"] == invited.headers["topic"]  # one topic per game
     _settle(stack)
 
     # Exactly once a turn: every "your turn" names a move count of its own.

@@ -127,6 +127,28 @@ def test_nothing_else_is(endpoint: str) -> None:
         check_endpoint(endpoint, allow_loopback=False)
 
 
+@pytest.mark.parametrize(
+    ("status", "outcome"),
+    [
+        (201, "sent"),
+        (202, "sent"),
+        (404, "gone"),
+        (410, "gone"),
+        (408, "retry"),
+        (429, "retry"),
+        (500, "retry"),
+        (503, "retry"),
+        (400, "refused"),
+        (403, "refused"),
+        (413, "refused"),
+    ],
+)
+def test_what_a_push_service_s_answer_means(status: int, outcome: str) -> None:
+    """RFC 8030: 404 and 410 end the subscription; 429 and a 5xx are tried again later;
+    anything else is refused (logged, not retried)."""
+    assert webpush.outcome_of(status) == outcome
+
+
 def test_the_local_stack_alone_adds_loopback_with_a_port() -> None:
     assert check_endpoint("http://127.0.0.1:8080/push/x", allow_loopback=True)
     for endpoint in ("http://127.0.0.1/push/x", "http://localhost:8080/x", "http://10.0.0.1:80/x"):

@@ -282,9 +282,12 @@ def test_deadline_failures_have_somewhere_to_go_and_alarm(stack: LocalStack) -> 
         assert attributes["Attributes"]["MessageRetentionPeriod"] == "1209600"
     cloudwatch = boto3.client("cloudwatch", region_name=config.region)
     alarms = {a["MetricName"]: a for a in cloudwatch.describe_alarms()["MetricAlarms"]}
-    assert {"ScheduleFailures", "SweepFailures", "ApproximateNumberOfMessagesVisible"} <= set(
-        alarms
-    )
+    assert {
+        "ScheduleFailures",
+        "SweepFailures",
+        "ApproximateNumberOfMessagesVisible",
+        "NotificationsNotQueued",
+    } <= set(alarms)
     watched = {
         d["Value"]
         for a in cloudwatch.describe_alarms()["MetricAlarms"]
