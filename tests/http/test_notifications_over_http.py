@@ -215,6 +215,14 @@ def test_two_accounts_are_told_their_turns_the_warning_the_invitation_and_the_en
     assert receiver.rejected == []
     assert {p.claims["aud"] for p in receiver.received} == {receiver.origin}
 
+    # Nothing hidden was told: the seed and the field, public now, are in no push.
+    verified = _ok(ann.call("GET", f"/v1/games/{game_id}/verify"))
+    hidden = [verified["seed"], *(row for row in verified["field"] if len(row) >= 8)]
+    assert verified["seed"] and hidden
+    for push in receiver.received:
+        told = json.dumps(push.payload) + json.dumps(push.headers) + json.dumps(push.claims)
+        assert not [h for h in hidden if h in told]
+
 
 def test_gone_and_failing_push_services_sockets_bots_and_pairing(
     stack: RunningStack, receiver: PushReceiver
