@@ -245,7 +245,7 @@ async function signedIn(view) {
     }));
     return h("div", { class: "check-row" }, h("label", { class: "check" }, box, ` ${label}`), hint ? h("p", { class: "hint" }, hint) : null);
   }
-  const notifications = notificationsSetting(settingsError, settingsSaved);
+  const notifications = notificationsSetting(me.player_id, settingsError, settingsSaved);
   const kinds = notificationKinds(settings.notify || {}, settingsError, settingsSaved);
   const settingsBox = h("section", { class: "card" },
     h("h2", { id: "settings-heading" }, "Settings"),
@@ -340,10 +340,11 @@ async function drawAuthenticator(box) {
 // Web Push in this browser: the service worker shows what the server sends.
 const PUSH_KEY = "mineduel.push";
 
-function notificationsSetting(slot, saved) {
+function notificationsSetting(playerId, slot, saved) {
   const box = h("input", { type: "checkbox" });
   const hint = h("p", { class: "hint" }, "Allow notifications in this browser: it tells you when it is your turn, when time is almost up, about invitations and when a game ends, while no page of the game is open.");
-  box.checked = localStorage.getItem(PUSH_KEY) === "on";
+  // On only for the account that turned it on here (a browser can change hands).
+  box.checked = localStorage.getItem(PUSH_KEY) === "on" && localStorage.getItem(`${PUSH_KEY}.player`) === playerId;
   // What the browser itself says wins over what this page remembered.
   currentSubscription().then((subscription) => {
     if (!subscription && box.checked) { box.checked = false; localStorage.removeItem(PUSH_KEY); }
@@ -356,7 +357,7 @@ function notificationsSetting(slot, saved) {
       return;
     }
     try {
-      await startPush();
+      await startPush(playerId);
       saved.textContent = "Notifications are on in this browser.";
     } catch (error) {
       box.checked = false;
@@ -401,7 +402,7 @@ async function currentSubscription() {
   return registration ? registration.pushManager.getSubscription() : null;
 }
 
-async function startPush() {
+async function startPush(playerId) {
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
     throw pushError("This browser cannot show notifications.");
   }
@@ -431,12 +432,14 @@ async function startPush() {
   const stored = await api.post("/v1/me/push-subscriptions", { kind: "web", ...subscription.toJSON() });
   localStorage.setItem(PUSH_KEY, "on");
   localStorage.setItem(`${PUSH_KEY}.id`, stored.subscription_id);
+  localStorage.setItem(`${PUSH_KEY}.player`, playerId);
 }
 
 async function stopPush() {
   const id = localStorage.getItem(`${PUSH_KEY}.id`);
   localStorage.removeItem(PUSH_KEY);
   localStorage.removeItem(`${PUSH_KEY}.id`);
+  localStorage.removeItem(`${PUSH_KEY}.player`);
   const subscription = await currentSubscription().catch(() => null);
   if (subscription) await subscription.unsubscribe();
   if (id) {

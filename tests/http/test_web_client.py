@@ -853,6 +853,19 @@ def test_notifications_in_the_browser_the_switch_the_kinds_and_the_service_worke
         page.wait_for_url(f"{stack.url}/#/", timeout=WAIT_MS)
         assert as_dee.call("GET", "/v1/me/push-subscriptions").json()["subscriptions"] == []
         assert page.evaluate("() => localStorage.getItem('mineduel.push')") is None
+
+        # Someone else signs up on this browser, which still says "on" for another account
+        # (a session that ended without signing out): the box is theirs to tick, unticked.
+        page.evaluate(
+            """async () => {
+                const r = await navigator.serviceWorker.getRegistration();
+                await r.pushManager.subscribe({ applicationServerKey: new Uint8Array(65) });
+                localStorage.setItem('mineduel.push', 'on');
+                localStorage.setItem('mineduel.push.player', 'someone-before');
+            }"""
+        )
+        sign_up(page, stack, "dee21b@example.com", "WebDeeTwo")
+        expect(page.get_by_role("checkbox", name="Notifications")).not_to_be_checked()
         assert receiver.rejected == []
         watch.assert_clean()
         context.close()
