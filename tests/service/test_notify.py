@@ -309,6 +309,37 @@ def test_a_browser_someone_else_subscribes_is_theirs_alone(served_api: Api) -> N
     assert sum(_count(player) for player in ids) == 1
 
 
+def test_ten_a_player_however_many_race(served_api: Api) -> None:
+    """Eight browsers set up, six more subscribe at the same moment: two land, four are 409
+    ``too-many-subscriptions``, and the count says ten."""
+    browser = ec.generate_private_key(ec.SECP256R1())
+    keys_ = {
+        "p256dh": vapid.b64url(vapid.public_bytes(browser.public_key())),
+        "auth": vapid.b64url(b"0123456789abcdef"),
+    }
+    path = "/v1/me/push-subscriptions"
+    token = served_api.account("many21")
+    player = _me(served_api, token)
+
+    def subscribe(n: int) -> int:
+        endpoint = f"https://fcm.googleapis.com/fcm/send/many-21-{n}"
+        body = {"kind": "web", "endpoint": endpoint, "keys": keys_}
+        return served_api.call("POST", path, token=token, body=body).status
+
+    assert [subscribe(n) for n in range(8)] == [201] * 8
+    barrier = threading.Barrier(6)
+
+    def racing(n: int) -> int:
+        barrier.wait()
+        return subscribe(n)
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        statuses = sorted(pool.map(racing, range(8, 14)))
+    assert statuses == [201, 201, 409, 409, 409, 409]
+    assert len(served_api.call("GET", path, token=token).body["subscriptions"]) == 10
+    assert _count(player) == 10
+
+
 # ---------------------------------------------------------------------------- the VAPID key
 def test_the_vapid_key_is_made_once_however_many_race(served_stack: LocalStack) -> None:
     vapid.forget()
