@@ -41,8 +41,6 @@ class Config:
     live_endpoint: str = ""
     """The WebSocket API's management endpoint (``LIVE_API_ENDPOINT``), for the fan-out only."""
     event_bus_name: str = ""
-    # Where the web client is (the share page links back into it); empty: this same origin.
-    web_app_url: str = ""
     """The stack's own EventBridge bus (``EVENT_BUS_NAME``), for the fan-out only."""
     notify_queue_url: str = ""
     """The queue of notifications to deliver (``NOTIFY_QUEUE_URL``): the fan-out sends to it,
@@ -61,6 +59,11 @@ class Config:
     push_allow_loopback: bool = False
     """Web Push endpoints on ``http://127.0.0.1:<port>`` are accepted (``PUSH_ALLOW_LOOPBACK``):
     set by the local stack only, so that tests can receive pushes; never in template.yaml."""
+    web_app_url: str = ""
+    """Where the web client is (``WEB_APP_URL``; the share page links back into it); empty: this
+    same origin."""
+    cursor_key: str = ""
+    """The key pagination cursors are signed with (``CURSOR_KEY``), for the list functions only."""
 
     @property
     def issuer(self) -> str:
@@ -126,6 +129,7 @@ def get_config() -> Config:
         apns_application_arn=os.environ.get("APNS_APPLICATION_ARN", ""),
         fcm_application_arn=os.environ.get("FCM_APPLICATION_ARN", ""),
         push_allow_loopback=os.environ.get("PUSH_ALLOW_LOOPBACK", "") == "true",
+        cursor_key=os.environ.get("CURSOR_KEY", ""),
     )
 
 
