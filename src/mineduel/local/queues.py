@@ -26,6 +26,7 @@ from typing import Any
 
 import boto3
 
+from .repeating import Repeating
 from .template import Template
 
 LOG = logging.getLogger("mineduel-local.queues")
@@ -72,11 +73,9 @@ class QueuePoller:
         self._deliver = deliver
         self._batch = max(1, min(MAX_BATCH, batch_size))
         self._partial = partial_failures
-        self._interval = interval_s
         self._client = boto3.client("sqs", region_name=region)
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="queue-poller", daemon=True)
+        self._loop = Repeating("queue-poller", interval_s, self.run_now, LOG, "queue poll failed")
 
     def run_now(self) -> int:
         """Receive and deliver until the queue shows nothing more; how many messages were
@@ -119,23 +118,14 @@ class QueuePoller:
         if done:
             self._client.delete_message_batch(QueueUrl=self._url, Entries=done)
 
-    def _run(self) -> None:
-        while not self._stop.wait(self._interval):
-            try:
-                self.run_now()
-            except Exception:
-                LOG.exception("queue poll failed")
-
     def start(self) -> QueuePoller:
         """Poll in a daemon thread."""
-        self._thread.start()
+        self._loop.start()
         return self
 
     def stop(self) -> None:
         """Stop polling after the current poll."""
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join()
+        self._loop.stop()
 
 
 def queue_pollers(
