@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from .models import _Request, _Response
 
@@ -23,7 +23,33 @@ class PushKeysIn(_Request):
 class PushSubscriptionRequest(_Request):
     """``POST /v1/me/push-subscriptions``: a browser's ``PushSubscription.toJSON()`` with
     ``"kind": "web"`` (its ``expirationTime`` is ignored), or a device's token with
-    ``"kind": "apns"`` or ``"fcm"``."""
+    ``"kind": "apns"`` or ``"fcm"``. The document says which fields each kind needs
+    (``oneOf``), so a client generated from it cannot send a body the server refuses."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="ignore",
+        defer_build=True,
+        json_schema_extra={
+            "oneOf": [
+                {
+                    "properties": {
+                        "kind": {"const": "web"},
+                        "endpoint": {"type": "string"},
+                        "keys": {"type": "object"},
+                    },
+                    "required": ["kind", "endpoint", "keys"],
+                },
+                {
+                    "properties": {
+                        "kind": {"enum": ["apns", "fcm"]},
+                        "device_token": {"type": "string"},
+                    },
+                    "required": ["kind", "device_token"],
+                },
+            ]
+        },
+    )
 
     kind: PushKind
     endpoint: str | None = Field(
