@@ -1,6 +1,6 @@
 // #/account: sign up (email, password, the emailed code), sign in (with the authenticator's
 // code when it is on), and once signed in: username, picture, settings (leaderboards,
-// spectators, notifications), the authenticator app (QR code and secret), moving a guest's
+// spectators, notifications and which ones), the authenticator app (QR code and secret), moving a guest's
 // games to the account, and signing out. Everything here happens in the browser.
 import { h, fill, field, errorSlot, showError, act } from "./dom.js";
 import * as api from "./api.js";
@@ -245,12 +245,13 @@ async function signedIn(view) {
     }));
     return h("div", { class: "check-row" }, h("label", { class: "check" }, box, ` ${label}`), hint ? h("p", { class: "hint" }, hint) : null);
   }
-  const notifications = notificationsSetting(settingsError, settingsSaved);
+  const notifications = notificationsSetting(me.player_id, settingsError, settingsSaved);
+  const kinds = notificationKinds(settings.notify || {}, settingsError, settingsSaved);
   const settingsBox = h("section", { class: "card" },
     h("h2", { id: "settings-heading" }, "Settings"),
     setting("Show me on leaderboards", "leaderboard", "Your rating and rank are public on the leaderboard."),
     setting("Allow spectators", "spectators", "Anybody may watch your games live."),
-    notifications, settingsError, settingsSaved);
+    notifications, kinds, settingsError, settingsSaved);
 
   // Authenticator
   const authBox = h("section", { class: "card" });
@@ -261,6 +262,8 @@ async function signedIn(view) {
 
   const signOutError = errorSlot();
   const signOut = h("button", { type: "button", onclick: (e) => act(e.currentTarget, signOutError, async () => {
+    // This browser stops telling this account's news: whoever uses it next must not see them.
+    if (localStorage.getItem(PUSH_KEY) === "on") await stopPush().catch((error) => console.warn("push not stopped", error));
     await session.signOut();
     location.hash = "#/";
   }) }, "Sign out");
@@ -335,20 +338,26 @@ async function drawAuthenticator(box) {
 }
 
 // Web Push in this browser: the service worker shows what the server sends.
-function notificationsSetting(slot, saved) {
+const PUSH_KEY = "mineduel.push";
+
+function notificationsSetting(playerId, slot, saved) {
   const box = h("input", { type: "checkbox" });
-  const hint = h("p", { class: "hint" }, "Tells you in this browser when it is your turn, when time is almost up, and about invitations.");
-  const key = "mineduel.push";
-  box.checked = localStorage.getItem(key) === "on";
+  const hint = h("p", { class: "hint" }, "Allow notifications in this browser: it tells you when it is your turn, when time is almost up, about invitations and when a game ends, while no page of the game is open.");
+  // On only for the account that turned it on here (a browser can change hands).
+  box.checked = localStorage.getItem(PUSH_KEY) === "on" && localStorage.getItem(`${PUSH_KEY}.player`) === playerId;
+  // What the browser itself says wins over what this page remembered.
+  currentSubscription().then((subscription) => {
+    if (!subscription && box.checked) { box.checked = false; localStorage.removeItem(PUSH_KEY); }
+  }).catch(() => {});
   box.addEventListener("change", () => act(box, slot, async () => {
     saved.textContent = "";
     if (!box.checked) {
-      await stopPush(key);
+      await stopPush();
       saved.textContent = "Notifications are off in this browser.";
       return;
     }
     try {
-      await startPush(key);
+      await startPush(playerId);
       saved.textContent = "Notifications are on in this browser.";
     } catch (error) {
       box.checked = false;
@@ -358,11 +367,42 @@ function notificationsSetting(slot, saved) {
   return h("div", { class: "check-row" }, h("label", { class: "check" }, box, " Notifications"), hint);
 }
 
+// Which notifications reach you (settings.notify), on every browser and device of yours.
+const KINDS = [
+  ["your_turn", "Your turn"],
+  ["time_almost_up", "Time almost up"],
+  ["invited", "Invitations"],
+  ["game_over", "Game over"],
+  ["paired", "Quick pairing found a game"],
+];
+
+function notificationKinds(chosen, slot, saved) {
+  const boxes = KINDS.map(([key, label]) => {
+    const box = h("input", { type: "checkbox", checked: chosen[key] !== false });
+    box.addEventListener("change", () => act(box, slot, async () => {
+      saved.textContent = "";
+      await api.put("/v1/me", { settings: { notify: { [key]: box.checked } } });
+      saved.textContent = "Saved.";
+    }));
+    return h("label", { class: "check" }, box, ` ${label}`);
+  });
+  return h("fieldset", { class: "kinds" },
+    h("legend", {}, "Tell me about"),
+    ...boxes.map((b) => h("div", { class: "check-row" }, b)),
+    h("p", { class: "hint" }, "For every browser and phone you turned notifications on in."));
+}
+
 function pushError(words) {
   return Object.assign(new Error("push"), { words });
 }
 
-async function startPush(key) {
+async function currentSubscription() {
+  if (!("serviceWorker" in navigator) || !("PushManager" in window)) return null;
+  const registration = await navigator.serviceWorker.getRegistration();
+  return registration ? registration.pushManager.getSubscription() : null;
+}
+
+async function startPush(playerId) {
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
     throw pushError("This browser cannot show notifications.");
   }
@@ -376,22 +416,45 @@ async function startPush(key) {
   const permission = await Notification.requestPermission();
   if (permission !== "granted") throw pushError("Notifications are blocked for this site: allow them in the browser's site settings, then try again.");
   const registration = await navigator.serviceWorker.register("sw.js");
-  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64url(vapid.data.public_key) });
+  await navigator.serviceWorker.ready;
+  const key = base64url(vapid.data.public_key);
+  let subscription = await registration.pushManager.getSubscription();
+  if (subscription && !sameKey(subscription.options.applicationServerKey, key)) {
+    await subscription.unsubscribe();  // made for another server's key
+    subscription = null;
+  }
+  try {
+    subscription = subscription || await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  } catch (error) {
+    console.warn("push subscription refused", error);
+    throw pushError("This browser could not reach its push service: check your connection, or try another browser.");
+  }
   const stored = await api.post("/v1/me/push-subscriptions", { kind: "web", ...subscription.toJSON() });
-  localStorage.setItem(key, "on");
-  localStorage.setItem(`${key}.id`, stored.subscription_id);
+  localStorage.setItem(PUSH_KEY, "on");
+  localStorage.setItem(`${PUSH_KEY}.id`, stored.subscription_id);
+  localStorage.setItem(`${PUSH_KEY}.player`, playerId);
 }
 
-async function stopPush(key) {
-  const id = localStorage.getItem(`${key}.id`);
-  localStorage.removeItem(key);
-  localStorage.removeItem(`${key}.id`);
-  if ("serviceWorker" in navigator) {
-    const registration = await navigator.serviceWorker.getRegistration("sw.js");
-    const subscription = registration && await registration.pushManager.getSubscription();
-    if (subscription) await subscription.unsubscribe();
+async function stopPush() {
+  const id = localStorage.getItem(`${PUSH_KEY}.id`);
+  localStorage.removeItem(PUSH_KEY);
+  localStorage.removeItem(`${PUSH_KEY}.id`);
+  localStorage.removeItem(`${PUSH_KEY}.player`);
+  const subscription = await currentSubscription().catch(() => null);
+  if (subscription) await subscription.unsubscribe();
+  if (id) {
+    try {
+      await api.del(`/v1/me/push-subscriptions/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (error.status !== 404) throw error;  // already gone: off all the same
+    }
   }
-  if (id) await api.del(`/v1/me/push-subscriptions/${encodeURIComponent(id)}`).catch(() => {});
+}
+
+function sameKey(buffer, key) {
+  if (!buffer) return false;
+  const given = new Uint8Array(buffer);
+  return given.length === key.length && given.every((b, i) => b === key[i]);
 }
 
 function base64url(text) {

@@ -77,6 +77,12 @@ const CODES = {
   "game-not-found": "There is no such game (or it is private): check the link.",
   "too-many-requests": "Too many requests at once: wait a moment and try again.",
   "spectators-off": "The players turned spectators off for this game.",
+  "too-many-subscriptions": "You have notifications on in 10 browsers and devices: turn them off in one first.",
+  "push-endpoint-not-allowed": "This browser's push service is not one we send to: try another browser.",
+  "push-keys-invalid": "This browser gave keys we cannot use: turn notifications off and on again.",
+  "push-kind-unavailable": "This server does not send notifications to that kind of device.",
+  "push-key-unavailable": "Notifications cannot be set up right now: try again in a minute.",
+  "subscription-not-found": "Notifications were already off here.",
 };
 
 const STATUS = {

@@ -49,9 +49,12 @@ ROUTES: dict[str, tuple[str, ...]] = {
     "/v1/me/claim": ("POST",),
     "/v1/me/games": ("GET",),
     "/v1/me/invites": ("GET",),
+    "/v1/me/push-subscriptions": ("GET", "POST"),
+    "/v1/me/push-subscriptions/{subscription_id}": ("DELETE",),
     "/v1/players/{username}": ("GET",),
     "/v1/players/{username}/games": ("GET",),
     "/v1/players/{username}/games/export": ("GET",),
+    "/v1/push/vapid-key": ("GET",),
 }
 """Every route of the API (template.yaml's ``HttpApi`` events but this one): path -> methods."""
 

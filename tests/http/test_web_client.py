@@ -16,6 +16,7 @@ import base64
 import hashlib
 import hmac
 import io
+import json
 import os
 import re
 import struct
@@ -603,7 +604,7 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
 def test_a_guest_becomes_an_account_with_an_authenticator_a_picture_and_the_daily_duel(
     stack: RunningStack, browser: Browser
 ) -> None:
-    watch = Watch(allow=[r"/v1/push/vapid-key"])  # this server sends no notifications yet
+    watch = Watch()
     context, page = new_page(browser, watch)
     play_the_bot(page, stack, "Mine duel")
     commit_on(page, 7, 7)
@@ -643,11 +644,6 @@ def test_a_guest_becomes_an_account_with_an_authenticator_a_picture_and_the_dail
     )
     page.get_by_role("button", name="Upload picture").click()
     expect(page.locator(".current-avatar img")).to_be_visible(timeout=WAIT_MS)
-
-    # Notifications: this server has no Web Push yet, and the page says so next to the box.
-    page.get_by_role("checkbox", name="Notifications").click()
-    expect(page.get_by_text("does not send notifications yet")).to_be_visible(timeout=WAIT_MS)
-    expect(page.get_by_role("checkbox", name="Notifications")).not_to_be_checked()
 
     # The authenticator app: QR code and secret, a first code turns it on.
     page.get_by_role("button", name="Set up an authenticator app").click()
@@ -712,3 +708,167 @@ def test_a_guest_the_server_no_longer_knows_becomes_a_new_guest_with_a_short_mes
     expect(page.get_by_text("Something went wrong")).to_have_count(0)
     watch.assert_clean()
     context.close()
+
+
+# ---------------------------------------------------------------------------- notifications
+# Headless Chromium refuses PushManager.subscribe ("Registration failed - permission denied":
+# it has no push service to register with, and this machine no network to one). So the page's
+# subscribe is answered with a subscription of the test's push receiver (made as a browser
+# makes one); everything after it is real: the page posts it, the server pushes to the
+# receiver, which checks and decrypts it as a push service and a browser would, and the
+# decrypted payload is handed to the page's service worker the way the browser's push service
+# connection hands it over (DevTools' ServiceWorker.deliverPushMessage).
+FAKE_SUBSCRIBE = """
+(() => {
+  let current = null;
+  PushManager.prototype.subscribe = async function (options) {
+    const made = window.__pushSubscription;
+    current = {
+      endpoint: made.endpoint,
+      options: {
+        applicationServerKey: options.applicationServerKey.buffer || options.applicationServerKey,
+        userVisibleOnly: true,
+      },
+      toJSON: () => made,
+      unsubscribe: async () => { current = null; return true; },
+    };
+    return current;
+  };
+  PushManager.prototype.getSubscription = async function () { return current; };
+})();
+"""
+
+
+def test_notifications_in_the_browser_the_switch_the_kinds_and_the_service_worker(
+    stack: RunningStack, browser: Browser
+) -> None:
+    from mineduel.testing.accounts import signed_in  # noqa: PLC0415
+    from mineduel.testing.push_receiver import PushReceiver  # noqa: PLC0415
+
+    vapid = ApiClient(http_transport(stack.url)).call("GET", "/v1/push/vapid-key").json()
+    with PushReceiver(vapid["public_key"]) as receiver:
+        made = receiver.subscribe()
+        watch = Watch()
+        context, page = new_page(browser, watch)
+        context.grant_permissions(["notifications"], origin=stack.url)
+        context.add_init_script(FAKE_SUBSCRIBE)
+        sign_up(page, stack, "dee21@example.com", "WebDee")
+        page.evaluate("s => { window.__pushSubscription = s; }", made.to_json())
+
+        box = page.get_by_role("checkbox", name="Notifications")
+        box.click()
+        expect(page.get_by_text("Notifications are on in this browser.")).to_be_visible(
+            timeout=WAIT_MS
+        )
+        expect(box).to_be_checked()
+        axe_clean(page, "the account's notifications")
+        shot(page, "account-notifications")
+
+        # Another player invites WebDee: the push arrives, and the service worker shows it.
+        host = signed_in(stack, "eve21")
+        created = host.call("POST", "/v1/games", {"bots": 0, "invite": ["WebDee"]})
+        assert created.status == 201, created.body
+        game_id = created.json()["game_id"]
+        (push,) = receiver.wait_for(made, 1)
+        assert push.payload["type"] == "invited"
+        assert push.payload["url"] == f"{stack.url}/#/game/{game_id}"
+        cdp = context.new_cdp_session(page)
+        registrations: list[dict[str, object]] = []
+        cdp.on(
+            "ServiceWorker.workerRegistrationUpdated",
+            lambda e: registrations.extend(e["registrations"]),
+        )
+        cdp.send("ServiceWorker.enable")
+        deadline = time.monotonic() + 10
+        while not registrations and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        registration = next(r for r in registrations if not r["isDeleted"])
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": stack.url,
+                "registrationId": registration["registrationId"],
+                "data": json.dumps(push.payload),
+            },
+        )
+        shown = None
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while shown is None and time.monotonic() < deadline:
+            shown = page.evaluate(
+                """async () => {
+                    const r = await navigator.serviceWorker.getRegistration();
+                    const found = r ? await r.getNotifications() : [];
+                    const seen = found.map(n => [n.title, n.body, n.tag, n.data.url]);
+                    return seen.length ? seen : null;
+                }"""
+            )
+            page.wait_for_timeout(100)
+        assert shown == [
+            ["You are invited", push.payload["body"], f"game-{game_id}", push.payload["url"]]
+        ]
+
+        # Clicking it opens the game (the click is the test's: no system notification here).
+        (worker,) = [w for w in context.service_workers if w.url.endswith("/sw.js")]
+        worker.evaluate(
+            """async () => {
+                const [n] = await self.registration.getNotifications();
+                self.dispatchEvent(new NotificationEvent("notificationclick", { notification: n }));
+            }"""
+        )
+        page.wait_for_url(f"**/#/game/{game_id}", timeout=WAIT_MS)
+        expect(page.get_by_role("button", name="Accept")).to_be_visible(timeout=WAIT_MS)
+
+        # The kinds: "Your turn" off is saved in the profile; the others stay on.
+        go(page, stack, "#/account")
+        kinds = page.get_by_role("group", name="Tell me about")
+        for name in ("Your turn", "Time almost up", "Invitations", "Game over"):
+            expect(kinds.get_by_role("checkbox", name=name)).to_be_checked()
+        kinds.get_by_role("checkbox", name="Your turn").click()
+        expect(page.get_by_text("Saved.")).to_be_visible()
+        me = ApiClient(http_transport(stack.url), page.evaluate(TOKEN_OF_PAGE)).call(
+            "GET", "/v1/me"
+        )
+        assert me.json()["settings"]["notify"]["your_turn"] is False
+        assert me.json()["settings"]["notify"]["invited"] is True
+        go(page, stack, "#/account")
+        expect(kinds.get_by_role("checkbox", name="Your turn")).not_to_be_checked()
+
+        # Off in this browser: the subscription goes from the server too.
+        page.get_by_role("checkbox", name="Notifications").click()
+        expect(page.get_by_text("Notifications are off in this browser.")).to_be_visible()
+        listed = ApiClient(http_transport(stack.url), page.evaluate(TOKEN_OF_PAGE)).call(
+            "GET", "/v1/me/push-subscriptions"
+        )
+        assert listed.json()["subscriptions"] == []
+
+        # On again, then signing out: this browser stops telling WebDee's news.
+        page.get_by_role("checkbox", name="Notifications").click()
+        expect(page.get_by_text("Notifications are on in this browser.")).to_be_visible()
+        as_dee = ApiClient(http_transport(stack.url), page.evaluate(TOKEN_OF_PAGE))
+        assert len(as_dee.call("GET", "/v1/me/push-subscriptions").json()["subscriptions"]) == 1
+        page.get_by_role("button", name="Sign out").click()
+        page.wait_for_url(f"{stack.url}/#/", timeout=WAIT_MS)
+        assert as_dee.call("GET", "/v1/me/push-subscriptions").json()["subscriptions"] == []
+        assert page.evaluate("() => localStorage.getItem('mineduel.push')") is None
+
+        # Someone else signs up on this browser, which still says "on" for another account
+        # (a session that ended without signing out): the box is theirs to tick, unticked.
+        page.evaluate(
+            """async () => {
+                const r = await navigator.serviceWorker.getRegistration();
+                await r.pushManager.subscribe({ applicationServerKey: new Uint8Array(65) });
+                localStorage.setItem('mineduel.push', 'on');
+                localStorage.setItem('mineduel.push.player', 'someone-before');
+            }"""
+        )
+        sign_up(page, stack, "dee21b@example.com", "WebDeeTwo")
+        expect(page.get_by_role("checkbox", name="Notifications")).not_to_be_checked()
+        assert receiver.rejected == []
+        watch.assert_clean()
+        context.close()
+
+
+TOKEN_OF_PAGE = """() => {
+    const saved = JSON.parse(localStorage.getItem("mineduel.session") || "null");
+    return saved && saved.kind === "account" ? saved.token : null;
+}"""

@@ -96,6 +96,9 @@ SUCCESS = {
     ("post", "/v1/daily/play"): ("201", "GameOut"),
     ("get", "/v1/daily/{date}/table"): ("200", "DailyTableOut"),
     ("get", "/v1/exports"): ("200", "ExportsOut"),
+    ("get", "/v1/push/vapid-key"): ("200", "VapidKeyOut"),
+    ("post", "/v1/me/push-subscriptions"): ("201", "PushSubscriptionOut"),
+    ("get", "/v1/me/push-subscriptions"): ("200", "PushSubscriptionsOut"),
 }
 
 
@@ -148,6 +151,14 @@ ROUTES = {
     ("get", "/v1/daily/{date}/table"): ("getDailyTable", "daily", "none"),
     ("get", "/v1/players/{username}/games/export"): ("exportPlayerGames", "exports", "none"),
     ("get", "/v1/exports"): ("listExports", "exports", "none"),
+    ("get", "/v1/push/vapid-key"): ("getVapidKey", "notifications", "none"),
+    ("post", "/v1/me/push-subscriptions"): ("addPushSubscription", "notifications", "token"),
+    ("get", "/v1/me/push-subscriptions"): ("listPushSubscriptions", "notifications", "token"),
+    ("delete", "/v1/me/push-subscriptions/{subscription_id}"): (
+        "deletePushSubscription",
+        "notifications",
+        "token",
+    ),
 }
 SECURITY = {"token": [{"bearer": []}], "optional": [{"bearer": []}, {}], "none": None}
 

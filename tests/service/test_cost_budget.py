@@ -164,3 +164,37 @@ def test_a_game_that_becomes_active_creates_its_schedule_in_one_call(
     assert game["status"] == "active"
     assert served_calls["scheduler.CreateSchedule"] == 1, served_calls
     assert _by_service(served_calls, "scheduler") == 1, served_calls
+
+
+def test_subscribing_a_browser_and_moving_it(served_api: Api, served_calls: Counter[str]) -> None:
+    """A browser's first subscription: two reads (whose it is, whether the player has it) and
+    one transaction (the subscription, the count, the owner item). The same browser from
+    another account adds what moving it takes: the holder's subscription read and removed
+    (one transaction) and the holder's owner item let go (one conditional delete)."""
+    from cryptography.hazmat.primitives.asymmetric import ec  # noqa: PLC0415
+    from mineduel_service.notify import vapid  # noqa: PLC0415
+
+    point = vapid.public_bytes(ec.generate_private_key(ec.SECP256R1()).public_key())
+    body = {
+        "kind": "web",
+        "endpoint": "https://updates.push.services.mozilla.com/wpush/v2/cost-21",
+        "keys": {"p256dh": vapid.b64url(point), "auth": vapid.b64url(b"0123456789abcdef")},
+    }
+    first, second = served_api.account("yan21"), served_api.account("zoe21")
+    served_api.call("GET", "/v1/me", token=first)
+    served_api.call("GET", "/v1/me", token=second)
+    served_calls.clear()
+    assert (
+        served_api.call("POST", "/v1/me/push-subscriptions", token=first, body=body).status == 201
+    )
+    subscribing = {k: v for k, v in served_calls.items() if k.startswith("dynamodb.")}
+    assert subscribing == {"dynamodb.GetItem": 2, "dynamodb.TransactWriteItems": 1}, subscribing
+    served_calls.clear()
+    moved = served_api.call("POST", "/v1/me/push-subscriptions", token=second, body=body)
+    assert moved.status == 201
+    moving = {k: v for k, v in served_calls.items() if k.startswith("dynamodb.")}
+    assert moving == {
+        "dynamodb.GetItem": 3,
+        "dynamodb.TransactWriteItems": 2,
+        "dynamodb.DeleteItem": 1,
+    }, moving

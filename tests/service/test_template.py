@@ -53,6 +53,10 @@ API_MD_ROUTES = {
     ("GET", "/v1/players/{username}/games/export"): "PlayerExportFunction",
     ("GET", "/v1/exports"): "ExportsFunction",
     ("DELETE", "/v1/games/{game_id}/spectators"): "SpectatorsFunction",
+    ("GET", "/v1/push/vapid-key"): "PushKeyFunction",
+    ("POST", "/v1/me/push-subscriptions"): "PushSubscriptionsFunction",
+    ("GET", "/v1/me/push-subscriptions"): "PushSubscriptionsFunction",
+    ("DELETE", "/v1/me/push-subscriptions/{subscription_id}"): "PushSubscriptionsFunction",
 }
 ROOT = Path(__file__).resolve().parents[2]
 SEED_READERS = {
@@ -66,6 +70,9 @@ SEED_READERS = {
     "DailyHousekeepingFunction",
 }
 MONTH_KEY_READERS = {"DailyPlayFunction", "DailyHousekeepingFunction"}
+VAPID_KEY_READERS = {"NotifyDeliverFunction"}
+"""Parameter Store decrypts the VAPID private key with the stack's key for it, under the
+parameter's own encryption context (never a game's)."""
 UNROUTED = {
     "ExpireTurnFunction",
     "SweepDeadlinesFunction",
@@ -76,6 +83,8 @@ UNROUTED = {
     "LiveDisconnectFunction",
     "LiveMessageFunction",
     "LiveFanoutFunction",
+    "NotifyDeliverFunction",
+    "PushPlatformsFunction",
 }
 WEBSOCKET_ROUTES = {
     "$connect": "LiveConnectFunction",
@@ -131,6 +140,10 @@ def test_every_api_md_route_has_exactly_one_function() -> None:
                 assert fn.logical_id == "LiveFanoutFunction"
                 assert event["Properties"]["Stream"] == {"Fn::GetAtt": ["GamesTable", "StreamArn"]}
                 continue
+            if event["Type"] == "SQS":  # the notifications, behind their queue
+                assert fn.logical_id == "NotifyDeliverFunction"
+                assert event["Properties"]["Queue"] == {"Fn::GetAtt": ["NotifyQueue", "Arn"]}
+                continue
             assert event["Properties"]["ApiId"] == {"Ref": "HttpApi"}
 
 
@@ -150,7 +163,8 @@ def test_only_the_seed_readers_may_decrypt_and_nothing_is_a_wildcard() -> None:
     template = load_template()
     for logical_id, fn in template.functions.items():
         actions = _actions(fn.properties)
-        assert ("kms:Decrypt" in actions) == (logical_id in SEED_READERS), logical_id
+        readers = SEED_READERS | VAPID_KEY_READERS
+        assert ("kms:Decrypt" in actions) == (logical_id in readers), logical_id
         assert not any(a.endswith("*") for a in actions), logical_id
         for statement in _statements(fn.properties):
             assert statement["Resource"] != "*", logical_id
@@ -268,9 +282,12 @@ def test_deadline_failures_have_somewhere_to_go_and_alarm(stack: LocalStack) -> 
         assert attributes["Attributes"]["MessageRetentionPeriod"] == "1209600"
     cloudwatch = boto3.client("cloudwatch", region_name=config.region)
     alarms = {a["MetricName"]: a for a in cloudwatch.describe_alarms()["MetricAlarms"]}
-    assert {"ScheduleFailures", "SweepFailures", "ApproximateNumberOfMessagesVisible"} <= set(
-        alarms
-    )
+    assert {
+        "ScheduleFailures",
+        "SweepFailures",
+        "ApproximateNumberOfMessagesVisible",
+        "NotificationsNotQueued",
+    } <= set(alarms)
     watched = {
         d["Value"]
         for a in cloudwatch.describe_alarms()["MetricAlarms"]
@@ -280,6 +297,7 @@ def test_deadline_failures_have_somewhere_to_go_and_alarm(stack: LocalStack) -> 
     assert watched == {
         stack.attribute("ScheduleDeadLetterQueue", "QueueName"),
         stack.attribute("ExpiryFailureQueue", "QueueName"),
+        stack.attribute("NotifyDeadLetterQueue", "QueueName"),
     }
     scheduler = boto3.client("scheduler", region_name=config.region)
     sweep = scheduler.get_schedule(
@@ -400,3 +418,24 @@ def test_pillow_is_the_avatar_upload_function_s_alone() -> None:
     )
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert ran.stdout.strip() == "only the upload function needs Pillow"
+
+
+def test_the_vapid_key_is_decrypted_only_under_its_parameter_s_context() -> None:
+    """The delivery function may decrypt one thing with the stack's key: the VAPID private
+    key, which Parameter Store decrypts under the parameter's ARN (never a game's seed)."""
+    template = load_template()
+    private = (
+        "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:"
+        "parameter/${AWS::StackName}/push/vapid/private"
+    )
+    for logical_id in VAPID_KEY_READERS | {"PushKeyFunction"}:  # decrypt; encrypt (making it)
+        kms = [
+            s
+            for s in _statements(template.functions[logical_id].properties)
+            if any(str(a).startswith("kms:") for a in s["Action"])
+        ]
+        assert kms, logical_id
+        for statement in kms:
+            assert statement["Condition"] == {
+                "StringEquals": {"kms:EncryptionContext:PARAMETER_ARN": {"Fn::Sub": private}}
+            }

@@ -13,6 +13,8 @@ One package per domain, in a one-way order: a package imports only the packages 
 - ``people``: profiles, usernames, guests and who is calling (``identity``), avatars, a guest's
   games claimed by an account, a player's games (``history``);
 - ``play``: committing a move (``commit``), resigning, timeouts, the sweeper, bots, results;
+- ``notify``: notifications (Web Push, mobile push): who is told what, the queue behind the
+  stream, subscriptions, the VAPID key, delivery;
 - ``lobby``: starting games (``start``: create, join, rematch), waiting games, the lobby list;
 - ``live``: WebSocket connections, the stream fan-out, spectators;
 - ``daily``: the daily duel's seeds, play, table and housekeeping;
@@ -34,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("games",),
     ("people",),
     ("play",),
+    ("notify",),
     ("lobby", "live", "daily"),
     ("archive",),
     ("api",),

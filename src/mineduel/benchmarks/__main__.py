@@ -18,6 +18,7 @@ BENCHMARKS = (
     "mineduel.benchmarks.cost",
     "mineduel.benchmarks.analysis",
     "mineduel.benchmarks.live",
+    "mineduel.benchmarks.notify",
     "mineduel.benchmarks.soak",
 )
 

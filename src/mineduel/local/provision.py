@@ -24,7 +24,16 @@ ACCOUNT_ID = "123456789012"
 DEFAULT_STACK = "mineduel-local"
 # What the local stack deploys with for parameters that have no default (a deployment must
 # choose them): passkeys on the local stack could only ever be used from localhost.
-LOCAL_PARAMETERS = {"PasskeyRelyingPartyId": "localhost"}
+# Mobile push: stand-in APNs and FCM credentials, so the local stack has both SNS platform
+# applications (moto takes any credentials and delivers nowhere).
+LOCAL_PARAMETERS = {
+    "PasskeyRelyingPartyId": "localhost",
+    "ApnsSigningKey": "local-apns-signing-key",
+    "ApnsKeyId": "LOCALKEY01",
+    "ApnsTeamId": "LOCALTEAM1",
+    "ApnsBundleId": "com.example.mineduel",
+    "FcmServiceAccountJson": '{"type": "service_account", "project_id": "mineduel-local"}',
+}
 _SUB_VAR = re.compile(r"\$\{([^}!][^}]*)\}")
 _DYNAMIC_REFERENCE = re.compile(r"\{\{resolve:(?P<service>[a-z-]+):(?P<rest>[^}]+)\}\}")
 
@@ -183,6 +192,9 @@ class _Builder:
             "AWS::CloudFront::OriginAccessControl": self._origin_access_control,
             "AWS::CloudFront::Distribution": self._distribution,
             "AWS::S3::BucketPolicy": self._served_locally,
+            # SNS platform applications: what the template's provider function does for
+            # CloudFormation, done here with the same code (``notify.platforms``).
+            "Custom::PushPlatformApplication": self._push_platform_application,
         }
 
     # ------------------------------------------------------------------ resolution
@@ -411,11 +423,19 @@ class _Builder:
     def _queue(self, logical_id: str, props: dict[str, Any]) -> Physical:
         p = self._props(props)
         name = p.get("QueueName") or f"{self.stack_name}-{logical_id}"
-        attributes = {
+        attributes: dict[str, str] = {
             key: str(p[key])
             for key in ("MessageRetentionPeriod", "VisibilityTimeout", "SqsManagedSseEnabled")
             if key in p
         }
+        if "RedrivePolicy" in p:
+            redrive = p["RedrivePolicy"]
+            attributes["RedrivePolicy"] = json.dumps(
+                {
+                    "deadLetterTargetArn": redrive["deadLetterTargetArn"],
+                    "maxReceiveCount": int(redrive["maxReceiveCount"]),
+                }
+            )
         sqs = self._client("sqs")
         url = sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
         arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
@@ -574,6 +594,16 @@ class _Builder:
         return Physical(
             f"local-{logical_id.lower()}", {"DomainName": "localhost", "Id": logical_id.lower()}
         )
+
+    def _push_platform_application(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        from mineduel_service.notify.platforms import (  # noqa: PLC0415  (the provider's own code)
+            apply,
+        )
+
+        p = self._props(props)
+        p.pop("ServiceToken", None)
+        done = apply("Create", p, None, sns=self._client("sns"))
+        return Physical(done.physical_id, {"Arn": done.arn})
 
     def _function(self, logical_id: str, props: dict[str, Any]) -> Physical:
         name = self.resolve(props.get("FunctionName")) or logical_id

@@ -32,6 +32,7 @@ from .environments import EnvironmentPool
 from .lambda_service import LocalLambda, send_to_queue
 from .moto_server import EmbeddedMoto
 from .provision import DEFAULT_STACK, LocalStack, provision
+from .queues import QueuePoller, queue_pollers
 from .routing import Route, Router
 from .scheduler import SchedulerLoop, role_allows_invoke
 from .server import LocalApi, LocalClock, make_http_server
@@ -98,6 +99,25 @@ def pollers_for(stack: LocalStack, lambdas: LocalLambda) -> list[StreamPoller]:
     return stream_pollers(stack.template, stack.resolve, stack.region, deliver)
 
 
+def queue_pollers_for(stack: LocalStack, lambdas: LocalLambda) -> list[QueuePoller]:
+    """A queue poller for each function the template feeds from an SQS queue."""
+
+    def deliver(logical_id: str, event: dict[str, object]) -> object:
+        result, failed = lambdas.invoke_sync(stack.function_arns[logical_id], event)
+        if failed:
+            raise RuntimeError(f"{logical_id} failed: {result}")
+        return result
+
+    def queue_of(expression: object) -> tuple[str, str]:
+        arn = str(stack.resolve(expression))
+        for physical in stack.resources.values():
+            if physical.attributes.get("Arn") == arn and "QueueUrl" in physical.attributes:
+                return physical.attributes["QueueUrl"], arn
+        raise TemplateError(f"no queue of the template has the ARN {arn}")
+
+    return queue_pollers(stack.template, queue_of, stack.region, deliver)
+
+
 def _waker(poller: StreamPoller) -> Callable[[str], None]:
     """The stream-write callback that wakes ``poller`` for writes to its table."""
 
@@ -141,6 +161,7 @@ class RunningStack:
     api: LocalApi
     live: LiveGateway
     streams: list[StreamPoller]
+    queues: list[QueuePoller] = field(default_factory=list)
     ttl: TtlProcess | None = None
     """DynamoDB's TTL process (with the embedded moto only)."""
     _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
@@ -221,6 +242,10 @@ def start_local_stack(
                 poller.wake()
             poller.start()
             stoppers.append(poller.stop)
+        queues = queue_pollers_for(provisioned, lambdas)
+        for queue in queues:
+            queue.start()
+            stoppers.append(queue.stop)
         ttl: TtlProcess | None = None
         if moto is not None:
             ttl = TtlProcess(moto.locked, clock.now).start()
@@ -254,6 +279,8 @@ def start_local_stack(
         ]
         # The web client is served here (on AWS, by CloudFront): the share page links to it.
         os.environ["WEB_APP_URL"] = os.environ["AWS_ENDPOINT_URL_LAMBDA"]
+        # Web Push to http://127.0.0.1:<port> (a test's push receiver): the local stack only.
+        os.environ["PUSH_ALLOW_LOOPBACK"] = "true"
         reset_config()
         thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
         thread.start()
@@ -274,6 +301,7 @@ def start_local_stack(
             api=api,
             live=live,
             streams=pollers,
+            queues=queues,
             ttl=ttl,
             _stoppers=stoppers,
         )

@@ -14,12 +14,12 @@ within a minute, which is within what AWS may do.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import datetime
 
 from . import moto_patch
+from .repeating import Repeating
 
 LOG = logging.getLogger("mineduel-local.ttl")
 SWEEP_S = 60.0
@@ -36,9 +36,7 @@ class TtlProcess:
     ) -> None:
         self._locked = locked
         self._now = now
-        self._interval = interval_s
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="local-ttl", daemon=True)
+        self._loop = Repeating("local-ttl", interval_s, self.sweep, LOG, "TTL sweep failed")
         self.deleted = 0
         """How many items it has deleted so far."""
 
@@ -51,20 +49,11 @@ class TtlProcess:
         self.deleted += deleted
         return deleted
 
-    def _run(self) -> None:
-        while not self._stop.wait(self._interval):
-            try:
-                self.sweep()
-            except Exception:
-                LOG.exception("TTL sweep failed")
-
     def start(self) -> TtlProcess:
         """Sweep every ``interval_s`` seconds in a daemon thread."""
-        self._thread.start()
+        self._loop.start()
         return self
 
     def stop(self) -> None:
         """Stop after the current sweep."""
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join()
+        self._loop.stop()

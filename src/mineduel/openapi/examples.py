@@ -387,7 +387,44 @@ PROFILE: dict[str, Any] = {
 }
 MY_PROFILE: dict[str, Any] = {
     **PROFILE,
-    "settings": {"leaderboard": True, "spectators": True},
+    "settings": {
+        "leaderboard": True,
+        "spectators": True,
+        "notify": {
+            "your_turn": True,
+            "time_almost_up": True,
+            "invited": True,
+            "game_over": False,
+            "paired": True,
+        },
+    },
+}
+VAPID_PUBLIC_KEY = (
+    "BO29Ax4QCtaoLY89DpeFU3rBkfBjgB7q5sJpDMOWluzhqMD2l5_pgDYm2T8OYvN4OBmM_WldVVopaYl68C63BnU"
+)
+WEB_SUBSCRIPTION = {
+    "kind": "web",
+    "endpoint": "https://fcm.googleapis.com/fcm/send/eXaMpLe0tOkEn:APA91bGexample-only",
+    "expirationTime": None,
+    "keys": {
+        "p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpk"
+        "NtoIAiw4",
+        "auth": "BTBZMqHH6r4Tts7J_aSIgg",
+    },
+}
+PUSH_SUBSCRIPTION = {
+    "subscription_id": "kq3m1Y5rJ0bW8cX2vN4tUg",
+    "kind": "web",
+    "created_at": "2026-11-30T12:00:00Z",
+    "updated_at": "2026-11-30T12:00:00Z",
+    "push_service": "fcm.googleapis.com",
+}
+PHONE_SUBSCRIPTION = {
+    "subscription_id": "Zb7Qw2xK9mN4pR1sT6vY3a",
+    "kind": "apns",
+    "created_at": "2026-11-29T08:30:00Z",
+    "updated_at": "2026-11-29T08:30:00Z",
+    "push_service": None,
 }
 LEADERBOARD: dict[str, Any] = {
     "variant": "mine-duel",
@@ -724,6 +761,31 @@ REQUESTS: dict[str, Examples] = {
             {"username": "ann", "settings": {"leaderboard": True}},
         ),
         "private": _example("Hide from spectators", {"settings": {"spectators": False}}),
+        "quiet": _example(
+            "No more notifications of the end of a game (the other kinds stay as they are)",
+            {"settings": {"notify": {"game_over": False}}},
+        ),
+    },
+    "PushSubscriptionRequest": {
+        "chrome": _example("This browser (PushSubscription.toJSON(), Chrome)", WEB_SUBSCRIPTION),
+        "firefox": _example(
+            "This browser (Firefox)",
+            {
+                **WEB_SUBSCRIPTION,
+                "endpoint": "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABexample",
+            },
+        ),
+        "iphone": _example(
+            "An iPhone's APNs device token",
+            {
+                "kind": "apns",
+                "device_token": "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
+            },
+        ),
+        "android": _example(
+            "An Android phone's FCM registration token",
+            {"kind": "fcm", "device_token": "cXample-FCM-token:APA91bExampleOnly"},
+        ),
     },
     "AvatarUploadRequest": {
         "png": _example("A PNG picture", {"content_type": "image/png"}),
@@ -737,6 +799,17 @@ REQUESTS: dict[str, Examples] = {
 }
 
 SUCCESSES: dict[str, Examples] = {
+    "VapidKeyOut": {
+        "key": _example("The stack's VAPID public key", {"public_key": VAPID_PUBLIC_KEY})
+    },
+    "PushSubscriptionOut": {"web": _example("This browser's subscription", PUSH_SUBSCRIPTION)},
+    "PushSubscriptionsOut": {
+        "two": _example(
+            "A browser and a phone",
+            {"subscriptions": [PHONE_SUBSCRIPTION, PUSH_SUBSCRIPTION], "next": None},
+        ),
+        "none": _example("Notifications are off everywhere", {"subscriptions": [], "next": None}),
+    },
     "GuestOut": {
         "guest": _example(
             "A new guest",
@@ -928,6 +1001,37 @@ _ERRORS_BY_OPERATION: dict[tuple[str, int], tuple[str, str, str]] = {
         "game-over",
         "The game is finished; nobody watches it live.",
         _GAME_PATH + "/spectators",
+    ),
+    ("addPushSubscription", 403): (
+        "accounts-only",
+        "Sign in to an account for this; guests have no profile.",
+        "/v1/me/push-subscriptions",
+    ),
+    ("addPushSubscription", 409): (
+        "too-many-subscriptions",
+        "You have 10 devices and browsers set up for notifications: remove one first.",
+        "/v1/me/push-subscriptions",
+    ),
+    ("addPushSubscription", 422): (
+        "push-endpoint-not-allowed",
+        "Notifications go only to the browsers' push services (https on fcm.googleapis.com, "
+        "updates.push.services.mozilla.com, *.push.apple.com or *.notify.windows.com).",
+        "/v1/me/push-subscriptions",
+    ),
+    ("listPushSubscriptions", 403): (
+        "accounts-only",
+        "Sign in to an account for this; guests have no profile.",
+        "/v1/me/push-subscriptions",
+    ),
+    ("deletePushSubscription", 404): (
+        "subscription-not-found",
+        "There is no such notification subscription of yours.",
+        "/v1/me/push-subscriptions/kq3m1Y5rJ0bW8cX2vN4tUg",
+    ),
+    ("getVapidKey", 503): (
+        "push-key-unavailable",
+        "Notifications cannot be set up right now; try again in a minute.",
+        "/v1/push/vapid-key",
     ),
     ("exportPlayerGames", 400): (
         "bad-cursor",

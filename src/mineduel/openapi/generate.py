@@ -84,6 +84,11 @@ TAGS = [
         "and every month's.",
     },
     {"name": "avatars", "description": "Players' pictures: upload, check, show."},
+    {
+        "name": "notifications",
+        "description": "Web Push and mobile push: the VAPID key, a player's browsers and devices "
+        "(which kinds reach them: PUT /v1/me's settings.notify).",
+    },
     {"name": "sharing", "description": "A finished game's page for people and link previews."},
 ]
 DEFAULT_ROUTE = "$default"  # HTTP API's catch-all route: not an operation of the API

@@ -50,6 +50,10 @@ EXPECTED = {
     "player_games_export_get.json": (404, "player-not-found"),
     "exports_get.json": (200, None),
     "games_spectators_delete.json": (404, "game-not-found"),
+    "push_vapid_key_get.json": (200, None),
+    "push_subscriptions_post.json": (401, "unauthorized"),
+    "push_subscriptions_get.json": (401, "unauthorized"),
+    "push_subscriptions_delete.json": (401, "unauthorized"),
 }
 
 
@@ -79,7 +83,8 @@ def test_every_route_has_a_sample() -> None:
         "monthly_export.json",
     }
     live = {"live_connect.json", "live_message.json", "live_disconnect.json", "live_fanout.json"}
-    assert set(EXPECTED) | schedule_inputs | live == names
+    notify = {"notify_deliver.json", "push_platforms.json"}
+    assert set(EXPECTED) | schedule_inputs | live | notify == names
 
 
 def test_the_websocket_samples_as_they_are(api: Api) -> None:
@@ -98,7 +103,22 @@ def test_the_websocket_samples_as_they_are(api: Api) -> None:
 def test_the_stream_sample_is_a_batch_the_fanout_takes(api: Api) -> None:
     batch = json.loads((EVENTS / "live_fanout.json").read_text())
     report = api.invoker.invoke("LiveFanoutFunction", batch)
-    assert report == {"sent": 0, "gone": 0, "failed": 0, "bus_events": 0, "events": []}
+    assert report == {
+        "sent": 0,
+        "gone": 0,
+        "failed": 0,
+        "bus_events": 0,
+        "notices": 0,
+        "events": [],
+    }
+
+
+def test_the_queue_sample_is_a_batch_the_delivery_takes(api: Api) -> None:
+    """The sample's player has no subscription: nothing is sent, nothing is to be retried."""
+    batch = json.loads((EVENTS / "notify_deliver.json").read_text())
+    answer = api.invoker.invoke("NotifyDeliverFunction", batch)
+    assert answer["batchItemFailures"] == []
+    assert answer["report"]["sent"] == 0
 
 
 def test_the_expiry_sample_is_a_schedule_input(api: Api) -> None:

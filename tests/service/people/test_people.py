@@ -76,9 +76,24 @@ def test_settings_are_private_and_default_to_off_leaderboard_and_on_spectators(
 ) -> None:
     token = api.player("settler")
     me = _me(api, token)
-    assert me["settings"] == {"leaderboard": False, "spectators": True}
+    every_notification = {
+        "your_turn": True,
+        "time_almost_up": True,
+        "invited": True,
+        "game_over": True,
+        "paired": True,
+    }
+    assert me["settings"] == {
+        "leaderboard": False,
+        "spectators": True,
+        "notify": every_notification,
+    }
     changed = api.call("PUT", "/v1/me", token=token, body={"settings": {"leaderboard": True}})
-    assert changed.body["settings"] == {"leaderboard": True, "spectators": True}
+    assert changed.body["settings"] == {
+        "leaderboard": True,
+        "spectators": True,
+        "notify": every_notification,
+    }
     public = api.call("GET", "/v1/players/settler").body
     assert public["settings"] is None and public["name"] == "settler"
     assert api.call("GET", "/v1/players/nobody-at-all").error_code == "player-not-found"

@@ -20,6 +20,9 @@ AVATAR_REDIRECT_CACHE_S = 600
 """How long a client or CDN may keep an avatar's redirect: less than the link's own life
 (``people.avatars.LINK_S``), so a cached redirect always leads to a link that still works."""
 SHARE_PAGE_CACHE_S = 300
+VAPID_KEY_CACHE_S = 86400
+"""The VAPID public key never changes in a stack's life: browsers and CDNs may keep it a day."""
+VAPID_KEY_HEADERS = {"Cache-Control": f"public, max-age={VAPID_KEY_CACHE_S}"}
 """A finished game does not change, but names and avatars may: share pages are kept five
 minutes."""
 SHARE_SECURITY = {

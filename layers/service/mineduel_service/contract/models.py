@@ -49,6 +49,8 @@ _HOMES = {
     "MonthOut": "people",
     "MoveOut": "moves",
     "MovesOut": "moves",
+    "NotifySettingsIn": "people",
+    "NotifySettingsOut": "people",
     "PlayerSettingsOut": "people",
     "ProfileOut": "people",
     "RatingMonthOut": "people",

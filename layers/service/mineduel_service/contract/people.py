@@ -17,11 +17,23 @@ class GuestOut(ResponseModel):
     expires_at: str
 
 
+class NotifySettingsIn(RequestModel):
+    """Which notifications reach the player (docs/notifications.md); each one optional, and
+    the ones not sent keep their value."""
+
+    your_turn: bool | None = None
+    time_almost_up: bool | None = None
+    invited: bool | None = None
+    game_over: bool | None = None
+    paired: bool | None = None
+
+
 class SettingsIn(RequestModel):
     """A player's settings; each one optional."""
 
     leaderboard: bool | None = None
     spectators: bool | None = None
+    notify: NotifySettingsIn | None = None
 
 
 class UpdateMeRequest(RequestModel):
@@ -97,11 +109,22 @@ class RatingOut(ResponseModel):
     months: list[RatingMonthOut] = Field(default_factory=list)
 
 
+class NotifySettingsOut(ResponseModel):
+    """Which notifications reach the player (every type on until turned off)."""
+
+    your_turn: bool = True
+    time_almost_up: bool = True
+    invited: bool = True
+    game_over: bool = True
+    paired: bool = True
+
+
 class PlayerSettingsOut(ResponseModel):
     """A player's settings."""
 
     leaderboard: bool
     spectators: bool
+    notify: NotifySettingsOut = Field(default_factory=NotifySettingsOut)
 
 
 class ProfileOut(ResponseModel):

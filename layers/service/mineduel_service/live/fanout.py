@@ -8,7 +8,10 @@ for where it runs and what it costs). For each record:
 - a game item changed: ``live_changes`` says what happened; every subscriber gets one small
   message (``{"type": "game", ...}``; a warning goes to the seat to move only), and the bus
   gets ``GameStarted``/``MovePlayed``/``GameFinished``/``TurnAlmostUp``; when a player turned
-  spectators off, the spectators are unsubscribed and told;
+  spectators off, the spectators are unsubscribed and told; the notices the change calls for
+  (``notify.notices``: your turn, time almost up, an invitation, the end) are queued for the
+  players who do not follow the game on a socket (``notify.outbox``), one ``SendMessageBatch``
+  for up to ten, and delivered behind the queue;
 - a spectator subscribed or left: the players' connections get the new count of watchers;
 - a connection's item lapsed (TTL) without a ``$disconnect``: its subscriptions go with it.
 
@@ -30,6 +33,7 @@ from botocore.exceptions import ClientError
 from ..games import store
 from ..games.record import GameRecord
 from ..games.watchers import Subscription, parse_subscription, subscriptions, watchers
+from ..notify import notices, outbox
 from ..platform import aws, clock, keys
 from ..platform.config import get_config
 from ..platform.observability import count, logger
@@ -47,6 +51,7 @@ class FanoutReport:
     gone: int = 0
     failed: int = 0
     bus_events: int = 0
+    notices: int = 0
     events: list[str] = field(default_factory=list)
 
 
@@ -111,6 +116,7 @@ def _game_changed(
 ) -> list[dict[str, Any]]:
     event = event_of(before, after, store.list_moves)
     cut = spectators_turned_off(before, after)
+    subs: list[Subscription] = []
     if event is not None or cut:
         subs = subscriptions(after.game_id)
         if cut:
@@ -131,7 +137,29 @@ def _game_changed(
                 ):
                     continue  # the warning is for the player to move
                 send(sub.connection_id, message, report)
+    _notify(before, after, subs, report)
     return bus_events(before, after)
+
+
+def _notify(
+    before: GameRecord | None, after: GameRecord, subs: Sequence[Subscription], report: FanoutReport
+) -> None:
+    """Queue the notices of the change for the players without a live connection on the game
+    (every change that can call for one, but an invitation, has an ``event``, so ``subs`` is
+    read). A failure is counted and logged, never raised: the live messages went out."""
+    moment = clock.now()
+    open_seats = {
+        s.seat
+        for s in subs
+        if s.role == "player" and s.seat is not None and s.expires_at > moment.timestamp()
+    }
+    try:
+        found = notices.of_change(before, after, open_seats, moment)
+        if found:
+            report.notices += outbox.send(found)
+    except Exception as exc:
+        count("NotificationsNotQueued")
+        logger.error("notices not queued", extra={"error": type(exc).__name__})
 
 
 def _cut_spectators(

@@ -28,6 +28,7 @@ from .profiles import (
     USERNAME,
     Profile,
     avatar_url,
+    merged_settings,
     new_profile,
     owner_of,
     parse_profile,
@@ -95,7 +96,7 @@ def profile_view(
         "ratings": ratings_view(profile.player_id, ratings),
     }
     if own:
-        view["settings"] = dict(profile.settings)
+        view["settings"] = merged_settings(profile.settings, {})
     return view
 
 
@@ -156,7 +157,7 @@ def update_me(caller: auth.Caller, request: UpdateMeRequest) -> dict[str, Any]:
         changes: dict[str, Any] = {"version": profile.version + 1}
         if request.settings is not None:
             given = request.settings.model_dump(exclude_none=True)
-            changes["settings"] = {**profile.settings, **given}
+            changes["settings"] = merged_settings(profile.settings, given)
         items: list[dict[str, Any]] = []
         claims_name = False
         if wanted is not None and wanted != profile.username:

@@ -37,7 +37,24 @@ RESERVED_USERNAMES = frozenset(
     }
 )
 MONTHS_KEPT = 12
-DEFAULT_SETTINGS: dict[str, bool] = {"leaderboard": False, "spectators": True}
+NOTIFY_TYPES = ("your_turn", "time_almost_up", "invited", "game_over", "paired")
+"""The notifications a player may turn off, each on until then (docs/notifications.md)."""
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "leaderboard": False,
+    "spectators": True,
+    "notify": dict.fromkeys(NOTIFY_TYPES, True),
+}
+
+
+def merged_settings(stored: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """Settings with ``given`` over ``stored`` over the defaults; ``notify`` merged type by
+    type, so turning one notification off keeps the others as they were."""
+    notify = {
+        **DEFAULT_SETTINGS["notify"],
+        **(stored.get("notify") or {}),
+        **(given.get("notify") or {}),
+    }
+    return {**DEFAULT_SETTINGS, **stored, **given, "notify": notify}
 
 
 @dataclass(frozen=True)
@@ -106,7 +123,7 @@ class Profile:
     created_at: str
     username: str | None = None
     avatar: str | None = None
-    settings: dict[str, bool] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
+    settings: dict[str, Any] = field(default_factory=lambda: merged_settings({}, {}))
     stats: Stats = field(default_factory=Stats)
     version: int = 0
     claimed_by: str | None = None
@@ -158,7 +175,7 @@ def parse_profile(player_id: str, item: dict[str, Any]) -> Profile:
         created_at=body["created_at"],
         username=body.get("username"),
         avatar=body.get("avatar"),
-        settings={**DEFAULT_SETTINGS, **body.get("settings", {})},
+        settings=merged_settings(body.get("settings") or {}, {}),
         stats=Stats(**body.get("stats", {})),
         version=int(item["version"]["N"]),
         claimed_by=body.get("claimed_by"),

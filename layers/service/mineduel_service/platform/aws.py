@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from mypy_boto3_lambda import LambdaClient
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_scheduler import EventBridgeSchedulerClient
+    from mypy_boto3_sns import SNSClient
+    from mypy_boto3_sqs import SQSClient
+    from mypy_boto3_ssm import SSMClient
 
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
@@ -107,6 +110,24 @@ def s3() -> S3Client:
 def events() -> EventBridgeClient:
     """The EventBridge client (game events on the stack's bus)."""
     client: EventBridgeClient = _client("events")
+    return client
+
+
+def sqs() -> SQSClient:
+    """The SQS client (the queue of notifications to deliver)."""
+    client: SQSClient = _client("sqs")
+    return client
+
+
+def sns() -> SNSClient:
+    """The SNS client (mobile push: platform endpoints for APNs and FCM)."""
+    client: SNSClient = _client("sns")
+    return client
+
+
+def ssm() -> SSMClient:
+    """The SSM client (the stack's VAPID key pair in Parameter Store)."""
+    client: SSMClient = _client("ssm")
     return client
 
 

@@ -42,6 +42,23 @@ class Config:
     """The WebSocket API's management endpoint (``LIVE_API_ENDPOINT``), for the fan-out only."""
     event_bus_name: str = ""
     """The stack's own EventBridge bus (``EVENT_BUS_NAME``), for the fan-out only."""
+    notify_queue_url: str = ""
+    """The queue of notifications to deliver (``NOTIFY_QUEUE_URL``): the fan-out sends to it,
+    the delivery function re-sends a retry to it."""
+    notify_dead_letter_url: str = ""
+    """Where a notification goes once its retries are used up (``NOTIFY_DEAD_LETTER_URL``)."""
+    vapid_parameter: str = ""
+    """The SSM path of the stack's VAPID key pair (``VAPID_PARAMETER``): ``<path>/private``
+    (SecureString) and ``<path>/public`` (String)."""
+    push_contact: str = ""
+    """The VAPID ``sub`` claim (``PUSH_CONTACT``): how a push service reaches the operator."""
+    apns_application_arn: str = ""
+    """The SNS platform application for APNs (``APNS_APPLICATION_ARN``); empty: none."""
+    fcm_application_arn: str = ""
+    """The SNS platform application for FCM (``FCM_APPLICATION_ARN``); empty: none."""
+    push_allow_loopback: bool = False
+    """Web Push endpoints on ``http://127.0.0.1:<port>`` are accepted (``PUSH_ALLOW_LOOPBACK``):
+    set by the local stack only, so that tests can receive pushes; never in template.yaml."""
     web_app_url: str = ""
     """Where the web client is (``WEB_APP_URL``; the share page links back into it); empty: this
     same origin."""
@@ -105,6 +122,13 @@ def get_config() -> Config:
         live_endpoint=os.environ.get("LIVE_API_ENDPOINT", ""),
         event_bus_name=os.environ.get("EVENT_BUS_NAME", ""),
         web_app_url=os.environ.get("WEB_APP_URL", "").rstrip("/"),
+        notify_queue_url=os.environ.get("NOTIFY_QUEUE_URL", ""),
+        notify_dead_letter_url=os.environ.get("NOTIFY_DEAD_LETTER_URL", ""),
+        vapid_parameter=os.environ.get("VAPID_PARAMETER", "").rstrip("/"),
+        push_contact=os.environ.get("PUSH_CONTACT", ""),
+        apns_application_arn=os.environ.get("APNS_APPLICATION_ARN", ""),
+        fcm_application_arn=os.environ.get("FCM_APPLICATION_ARN", ""),
+        push_allow_loopback=os.environ.get("PUSH_ALLOW_LOOPBACK", "") == "true",
         cursor_key=os.environ.get("CURSOR_KEY", ""),
     )
 

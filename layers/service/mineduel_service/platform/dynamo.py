@@ -116,12 +116,24 @@ def update(
         raise
 
 
-def delete(key: Key, *, returning_old: bool = False) -> Item | None:
-    """One ``DeleteItem`` (a missing item is fine); with ``returning_old``, what was stored."""
-    request: dict[str, Any] = delete_op(key)["Delete"]
+def delete(
+    key: Key,
+    *,
+    returning_old: bool = False,
+    condition: str | None = None,
+    values: Item | None = None,
+) -> Item | None:
+    """One ``DeleteItem`` (a missing item is fine); with ``returning_old``, what was stored;
+    with ``condition``, ``WriteConflict`` when it does not hold."""
+    request: dict[str, Any] = delete_op(key, condition=condition, values=values)["Delete"]
     if returning_old:
         request["ReturnValues"] = "ALL_OLD"
-    old = aws.dynamodb().delete_item(**request).get("Attributes")
+    try:
+        old = aws.dynamodb().delete_item(**request).get("Attributes")
+    except aws.client_error() as exc:
+        if condition is not None and _refused(exc):
+            raise WriteConflict(["ConditionalCheckFailed"]) from None
+        raise
     return dict(old) if old else None
 
 

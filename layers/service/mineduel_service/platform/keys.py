@@ -32,6 +32,12 @@ RUNNING_SK = "GAME#A#"
 FINISHED_SK = "GAME#F#"
 INVITATION_SK = "INVITE#"
 PLAY_SK = "PLAY#"
+PUSH_SK = "PUSH#"
+PUSH_COUNT_SK = "PUSH"
+"""The player's count of push subscriptions: sorts just before them (``PUSH#...``)."""
+PUSH_ADDRESS = "PUSHADDR#"
+PUSH_OWNER_SK = "OWNER"
+NOTIFIED_SK = "NOTIFIED#"
 EXPORTS_PK = "EXPORT#MONTHLY"
 LIMIT_PREFIX = "LIMIT#"
 
@@ -144,6 +150,35 @@ def invitation(player_id: str, game_id: str) -> Key:
 def avatar_upload(player_id: str) -> Key:
     """The item naming the player's current avatar upload."""
     return _key(player_partition(player_id), "AVATAR#UPLOAD")
+
+
+def push_subscription(player_id: str, subscription_id: str) -> Key:
+    """One of a player's push subscriptions (a browser's Web Push endpoint, a device token).
+    Sorts right after the profile (``PROFILE`` < ``PUSH`` < ``PUSH#...``), so one ``Query``
+    reads the profile, the count and every subscription (``push_range``)."""
+    return _key(player_partition(player_id), f"{PUSH_SK}{subscription_id}")
+
+
+def push_count(player_id: str) -> Key:
+    """The item counting a player's push subscriptions (the limit is held by it)."""
+    return _key(player_partition(player_id), PUSH_COUNT_SK)
+
+
+def push_owner(subscription_id: str) -> Key:
+    """Whose a browser's endpoint or a device's token is now (``player_id``): one player's at
+    a time, so a browser or phone someone else signs in on stops telling the one before."""
+    return _key(f"{PUSH_ADDRESS}{subscription_id}", PUSH_OWNER_SK)
+
+
+def push_range() -> tuple[str, str]:
+    """The sort keys from the profile to the last push subscription, both ends included."""
+    return PROFILE_SK, f"{PUSH_SK}\uffff"
+
+
+def notified(player_id: str, notice_key: str) -> Key:
+    """The mark that one notification was taken for delivery (at most once: a retried stream
+    batch or a repeated message finds it)."""
+    return _key(player_partition(player_id), f"{NOTIFIED_SK}{notice_key}")
 
 
 def username(name: str) -> Key:

@@ -310,6 +310,60 @@ def _events(call: _Call) -> list[IamRequest]:
     return found
 
 
+# ---------------------------------------------------------------------------- Parameter Store
+_SSM = {"GetParameter": "ssm:GetParameter", "PutParameter": "ssm:PutParameter"}
+
+
+def _ssm(call: _Call) -> list[IamRequest]:
+    action = _SSM.get(call.operation)
+    if action is None:
+        raise call.unknown("no IAM mapping for this SSM operation")
+    name = str(call.params["Name"])
+    arn = name if name.startswith("arn:") else call.arn("ssm", f"parameter/{name.lstrip('/')}")
+    return [IamRequest(action, arn)]
+
+
+# ---------------------------------------------------------------------------- SQS
+def _queue_arn(call: _Call, url: str) -> str:
+    """The ARN of the template's queue at ``url``."""
+    for physical in call.stack.resources.values():
+        if physical.attributes.get("QueueUrl") == url:
+            return physical.attributes["Arn"]
+    raise call.unknown(f"queue {url!r} is not a queue of the template")
+
+
+def _sqs(call: _Call) -> list[IamRequest]:
+    if call.operation not in ("SendMessage", "SendMessageBatch"):
+        raise call.unknown("no IAM mapping for this SQS operation")
+    return [IamRequest("sqs:SendMessage", _queue_arn(call, str(call.params["QueueUrl"])))]
+
+
+# ---------------------------------------------------------------------------- SNS
+_SNS_BY = {
+    "Publish": "TargetArn",
+    "CreatePlatformEndpoint": "PlatformApplicationArn",
+    "GetEndpointAttributes": "EndpointArn",
+    "SetEndpointAttributes": "EndpointArn",
+    "DeleteEndpoint": "EndpointArn",
+    "SetPlatformApplicationAttributes": "PlatformApplicationArn",
+    "DeletePlatformApplication": "PlatformApplicationArn",
+}
+
+
+def _sns(call: _Call) -> list[IamRequest]:
+    op = call.operation
+    if op == "CreatePlatformApplication":
+        name, platform = call.params["Name"], call.params["Platform"]
+        return [IamRequest(f"sns:{op}", call.arn("sns", f"app/{platform}/{name}"))]
+    field = _SNS_BY.get(op)
+    if field is None:
+        raise call.unknown("no IAM mapping for this SNS operation")
+    target = call.params.get(field) or call.params.get("TopicArn")
+    if not target:
+        raise call.unknown(f"no {field}: name the resource, so the policy can name it too")
+    return [IamRequest(f"sns:{op}", str(target))]
+
+
 _MAPPERS = {
     "dynamodb": _dynamodb,
     "kms": _kms,
@@ -318,4 +372,7 @@ _MAPPERS = {
     "s3": _s3,
     "apigatewaymanagementapi": _management,
     "eventbridge": _events,
+    "ssm": _ssm,
+    "sqs": _sqs,
+    "sns": _sns,
 }
