@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from aws_lambda_powertools.event_handler import Response
 from mineduel_service.api import headers, http
+from mineduel_service.api.http import Response
 from mineduel_service.contract.push import VapidKeyOut
 from mineduel_service.notify import vapid_key
 

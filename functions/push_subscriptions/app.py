@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from mineduel_service.api import http
+from mineduel_service.api.http import Body, Path, Response
 from mineduel_service.contract.push import (
     PushSubscriptionOut,
     PushSubscriptionRequest,

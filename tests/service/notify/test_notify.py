@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from mineduel.local.provision import LocalStack
 
-EVENTS = Path(__file__).resolve().parents[2] / "events"
+EVENTS = Path(__file__).resolve().parents[3] / "events"
 
 
 def _b64(text: str) -> bytes:

@@ -11,8 +11,8 @@ token says, an account's verified by its signature) for requests on a game, whic
 against the game's seats; ``caller`` (a guest also checked against its stored item) for the
 others. Use cases get these typed identities, never the bearer string.
 
-A handler takes Powertools' names from here (``Response``, and ``Body``, ``Query``, ``Header``
-for its parameters), never from Powertools: the edge's package replaces Powertools'
+A handler takes Powertools' names from here (``Response``, and ``Body``, ``Query``, ``Header``,
+``Path`` for its parameters), never from Powertools: the edge's package replaces Powertools'
 ``event_handler`` package by one that loads a module at a time (``powertools``), and a handler
 importing Powertools first would load the whole package before it.
 """
@@ -36,6 +36,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 )
 from aws_lambda_powertools.event_handler.openapi.params import Body as Body  # noqa: PLC0414
 from aws_lambda_powertools.event_handler.openapi.params import Header as Header  # noqa: PLC0414
+from aws_lambda_powertools.event_handler.openapi.params import Path as Path  # noqa: PLC0414
 from aws_lambda_powertools.event_handler.openapi.params import Query as Query  # noqa: PLC0414
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
