@@ -50,6 +50,10 @@ EXPECTED = {
     "player_games_export_get.json": (404, "player-not-found"),
     "exports_get.json": (200, None),
     "games_spectators_delete.json": (404, "game-not-found"),
+    "seeks_post.json": (401, "unauthorized"),
+    "seeks_get.json": (200, None),
+    "seek_get.json": (401, "unauthorized"),
+    "seek_delete.json": (401, "unauthorized"),
 }
 
 

@@ -535,3 +535,50 @@ class GatewayMessageOut(_Response):
     429, a body over 10 MB's 413, a 500 when a function crashed or timed out."""
 
     message: str
+
+
+# ---------------------------------------------------------------------------- quick pairing
+VARIANT_NAMES = ["mine-duel", "mineseeker", "windows-duel"]
+
+
+class SeekRequest(_Request):
+    """``POST /v1/seeks``: the game a player wants; every field optional, with these
+    defaults."""
+
+    variant: str = Field(
+        default="mine-duel", min_length=1, max_length=32, json_schema_extra={"enum": VARIANT_NAMES}
+    )
+    move_deadline_s: WholeNumber = Field(default=86400, ge=60, le=604800)
+    rated: bool = False
+    rating_range: list[Annotated[WholeNumber, Field(ge=0, le=99999)]] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=2,
+        description="[low, high]: the displayed ratings of opponents the player takes, both "
+        "ends included; null takes any. Only in a variant with ratings.",
+    )
+
+
+class SeekOut(_Response):
+    """A seek: what its owner asked for, and what became of it."""
+
+    seek_id: str
+    variant: str
+    move_deadline_s: int
+    rated: bool
+    rating_range: list[int] | None = Field(description="[low, high], or null for any rating")
+    status: Literal["open", "paired", "cancelled", "expired"]
+    game_id: str | None = Field(description="The game it was paired into, once paired")
+    expires_at: str = Field(description="When it stops waiting (an open seek expires then)")
+    created_at: str
+    rating: int | None = Field(
+        default=None, description="The owner's displayed rating in the variant when they asked"
+    )
+    name: str | None = Field(default=None, description="The owner's name (in the list only)")
+
+
+class SeekListOut(_Response):
+    """A page of open seeks, by move deadline, rated and rating."""
+
+    seeks: list[SeekOut]
+    next: str | None = None

@@ -111,6 +111,15 @@ class Profile:
     version: int = 0
     claimed_by: str | None = None
     """For a guest whose games an account claimed: that account (results now count there)."""
+    restricted: bool = False
+    """A moderator restricted the player after a fair-play review (docs/fair-play.md): they
+    are on no leaderboard, whatever their setting, and may not seek rated games."""
+
+    @property
+    def listed(self) -> bool:
+        """Whether the player's ratings belong on the leaderboards: they asked to be there
+        (``settings.leaderboard``) and are not restricted."""
+        return bool(self.settings.get("leaderboard", False)) and not self.restricted
 
     @property
     def display_name(self) -> str:
@@ -142,6 +151,8 @@ def profile_item(profile: Profile) -> dict[str, Any]:
         "stats": asdict(profile.stats),
         "claimed_by": profile.claimed_by,
     }
+    if profile.restricted:
+        body["restricted"] = True
     return {
         **keys.profile(profile.player_id),
         "version": {"N": str(profile.version)},
@@ -162,6 +173,7 @@ def parse_profile(player_id: str, item: dict[str, Any]) -> Profile:
         stats=Stats(**body.get("stats", {})),
         version=int(item["version"]["N"]),
         claimed_by=body.get("claimed_by"),
+        restricted=bool(body.get("restricted", False)),
     )
 
 

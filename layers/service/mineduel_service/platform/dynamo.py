@@ -134,11 +134,19 @@ def delete(key: Key, *, returning_old: bool = False) -> Item | None:
 
 
 # ---------------------------------------------------------------------------- transactions
-def put_op(item: Item, *, condition: str | None = None, values: Item | None = None) -> Item:
+def put_op(
+    item: Item,
+    *,
+    condition: str | None = None,
+    values: Item | None = None,
+    names: dict[str, str] | None = None,
+) -> Item:
     """A transaction's ``Put``."""
     op: dict[str, Any] = {"TableName": table(), "Item": item}
     if condition is not None:
         op["ConditionExpression"] = condition
+    if names:
+        op["ExpressionAttributeNames"] = names
     if values:
         op["ExpressionAttributeValues"] = values
     return {"Put": op}
@@ -185,6 +193,15 @@ def delete_op(key: Key, *, condition: str | None = None, values: Item | None = N
     if values:
         op["ExpressionAttributeValues"] = values
     return {"Delete": op}
+
+
+def condition_check_op(key: Key, condition: str, *, values: Item | None = None) -> Item:
+    """A transaction's ``ConditionCheck``: the transaction lands only if ``condition`` holds for
+    the item at ``key`` (which it does not write)."""
+    op: dict[str, Any] = {"TableName": table(), "Key": key, "ConditionExpression": condition}
+    if values:
+        op["ExpressionAttributeValues"] = values
+    return {"ConditionCheck": op}
 
 
 def transact(items: Sequence[Item]) -> None:

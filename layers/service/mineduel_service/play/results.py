@@ -192,9 +192,7 @@ def _rating_puts(
         after = before.after_game(line.after, ended_at)
         profile = counted[line.player_id][1]
         puts.append(
-            rating_put(
-                after, previous, profile.username, profile.settings.get("leaderboard", False), now
-            )
+            rating_put(after, previous, profile.username, profile.listed, now)
         )
     return puts
 
