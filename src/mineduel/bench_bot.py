@@ -17,12 +17,18 @@ Environment:
   that never bombs; ``windows-safest`` the windows-duel hard bot against a player that always
   reveals the safest cell; ``windows-medium`` hard against medium (what the look-ahead adds);
   ``windows-easy`` medium against easy (what exact chances add).
-- ``POSITIONS`` (default 40): games played to collect positions for the engine timing.
-- ``REPEAT`` (default 3): timings per position for the engine; the fastest counts.
+- ``REAL_POSITIONS`` (default 300), ``STRESS_BOARDS`` (default 100): the engine timing's
+  position sets, both seeded (the same boards every run): positions drawn from hard-vs-medium
+  games on fixed fields, and boards with safe cells opened at random, without flood fill, until
+  160 covered cells touch a number.
+- ``REPEAT`` (default 5): timings per position for the engine; the fastest counts.
 
 The engine timing runs ms_toollib (a Rust minesweeper library, ``pip install -e '.[bench]'``)
 side by side on flag-free positions (flags turned back into covered cells, so both solve the
-same problem); it says so and skips the comparison when ms_toollib is missing.
+same problem): its whole-board call ``cal_probability_onboard`` and its enumeration entry point
+``cal_probability_enum``, each engine timed on the same position in turn, fastest of
+``REPEAT``; it prints the table of ratios and the largest difference between the answers. It
+says so and times ours alone when ms_toollib is missing.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import importlib
+import importlib.metadata
 import math
 import os
 import random
@@ -48,7 +55,7 @@ from mineduel_engine.bot.position import FLAG_CHARS, Position
 from mineduel_engine.bot.probability import solve
 from mineduel_engine.bot.windows import play_safest
 from mineduel_engine.fairness import bot_stream
-from mineduel_engine.geometry import to_row_col
+from mineduel_engine.geometry import neighbours, to_row_col
 
 RULES = rules_for("mine-duel")
 SETTINGS = Settings.for_variant("mine-duel", seats=2)
@@ -278,19 +285,69 @@ def run_variant_match(name: str, games: int, fields: str, jobs: int) -> None:
             )
 
 
-def collect_positions(games: int) -> dict[str, list[tuple[str, ...]]]:
-    """Positions from real play (hard vs medium) and from random-play stress, fixed fields."""
-    found: dict[str, list[tuple[str, ...]]] = {"real play": [], "random play": []}
-    for i in range(games):
-        kind = "real play" if i % 2 == 0 else "random play"
-        players = ("hard", "medium") if kind == "real play" else ("random", "random")
-        play_game(server_seed("fixed", 10_000 + i), players, found[kind])
-    return found
+REAL_GAMES = 24
+"""Games of hard vs medium played (fixed fields) to draw the real-play positions from."""
 
 
-def solve_board(cells: tuple[str, ...]) -> object:
+def real_positions(count: int, seed: int = 1) -> list[tuple[str, ...]]:
+    """``count`` positions drawn (seeded) from hard-vs-medium games on fixed fields, flags
+    turned back into covered cells (flag-free: the problem ms_toollib solves)."""
+    seen: list[tuple[str, ...]] = []
+    for i in range(REAL_GAMES):
+        play_game(server_seed("fixed", 10_000 + i), ("hard", "medium"), seen)
+    flag_free = [tuple("." if ch in FLAG_CHARS else ch for ch in cells) for cells in seen]
+    return random.Random(seed).sample(flag_free, min(count, len(flag_free)))
+
+
+STRESS_FRONTIER = 160
+"""Stress boards open safe cells until this many covered cells touch an open number."""
+
+
+def stress_board(index: int) -> tuple[str, ...]:
+    """A seeded 16x16/51 board with safe cells opened here and there, without flood fill,
+    until ``STRESS_FRONTIER`` covered cells touch a number: one wide, tangled frontier."""
+    rng = random.Random(f"mineduel bench-bot stress {index}")
+    mines = set(rng.sample(range(256), 51))
+    table = neighbours(16, 16)
+    cells = ["."] * 256
+    safe = [c for c in range(256) if c not in mines]
+    rng.shuffle(safe)
+    touching = [0] * 256  # open numbers next to each cell
+    frontier = 0
+    for c in safe:
+        cells[c] = str(sum(1 for n in table[c] if n in mines))
+        if touching[c] and c not in mines:
+            frontier -= 1  # an opened cell leaves the frontier
+        for n in table[c]:
+            if cells[n] == "." and touching[n] == 0:
+                frontier += 1
+            touching[n] += 1
+        if frontier >= STRESS_FRONTIER:
+            break
+    return tuple(cells)
+
+
+def solve_board(cells: tuple[str, ...]) -> dict[int, float]:
     """Our engine on a 16x16/51 board, from its cells (the parsing is part of the time)."""
-    return solve(Position(16, 16, 51, cells))
+    return solve(Position(16, 16, 51, cells)).mine
+
+
+def toollib_board(cells: tuple[str, ...]) -> list[list[int]]:
+    """ms_toollib's board (10 marks a covered cell there)."""
+    return [
+        [10 if ch == "." else int(ch) for ch in cells[r * 16 : (r + 1) * 16]] for r in range(16)
+    ]
+
+
+def toollib_solve(ms_toollib: Any, cells: tuple[str, ...]) -> Any:
+    """ms_toollib's whole-board call from the board's cells, as ours starts from them."""
+    return ms_toollib.cal_probability_onboard(toollib_board(cells), 51)
+
+
+def toollib_enum(ms_toollib: Any, cells: tuple[str, ...]) -> Any:
+    """ms_toollib's enumeration entry point (its answer is sparse: the cells next to numbers,
+    and one chance for all the others)."""
+    return ms_toollib.cal_probability_enum(toollib_board(cells), 51)
 
 
 def timed(run: Callable[[], object]) -> float:
@@ -300,57 +357,110 @@ def timed(run: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def bench_engine(games: int, repeat: int) -> None:
-    """Time the exact probability engine on 16x16/51 positions, beside ms_toollib if present.
+def side_by_side(
+    positions: Sequence[tuple[str, ...]],
+    engines: dict[str, Callable[[tuple[str, ...]], object]],
+    repeat: int,
+) -> dict[str, list[float]]:
+    """Per engine, each position's fastest time of ``repeat``: the engines take turns on each
+    position (their order alternating), so a burst of load hits both alike."""
+    best = {name: [math.inf] * len(positions) for name in engines}
+    names = list(engines)
+    for r in range(repeat):
+        for i, cells in enumerate(positions):
+            for name in names if (i + r) % 2 == 0 else reversed(names):
+                run = engines[name]
+                best[name][i] = min(best[name][i], timed(partial(run, cells)))
+    return best
 
-    Both start from the same public board (cell characters) and end with the chances, so
-    reading the board is in both times. Each position is timed ``repeat`` times, in whole
-    passes over the positions with the engines taking turns, and its fastest time counts: on a
-    shared machine that filters out the other processes' interference, for both alike.
-    """
-    kinds = collect_positions(games)
-    positions = [cells for found in kinds.values() for cells in found]
-    # The harness holds thousands of boards; freeze them so the collector's full passes (which
-    # the Python engine's allocations trigger and a Rust library's do not) skip them.
-    gc.collect()
-    gc.freeze()
-    print(
-        f"probability engine on {len(positions)} positions from {games} games (16x16, 51), "
-        f"fastest of {repeat} per position:"
-    )
-    ours = [min(timed(partial(solve_board, c)) for _ in range(repeat)) for c in positions]
-    print(f"  ours, flags as known mines: {percentiles(ours)}")
+
+def quantile(samples: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank) of ``samples``."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def max_difference(ms_toollib: Any, positions: Sequence[tuple[str, ...]]) -> float:
+    """The largest difference between the two engines' chance of any covered cell."""
+    worst = 0.0
+    for cells in positions:
+        ours = solve_board(cells)
+        theirs = toollib_solve(ms_toollib, cells)[0]
+        for cell, p in ours.items():
+            worst = max(worst, abs(p - theirs[cell // 16][cell % 16]))
+    return worst
+
+
+def bench_engine(real: int, stress: int, repeat: int) -> None:
+    """The probability engine beside ms_toollib on the same positions (module docstring)."""
     try:
         ms_toollib = importlib.import_module("ms_toollib")
     except ImportError:
-        print("  ms_toollib is not installed (pip install -e '.[bench]'): no side-by-side run")
         ms_toollib = None
-    flag_free = [tuple("." if ch in FLAG_CHARS else ch for ch in cells) for cells in positions]
-    ours_free = [float("inf")] * len(flag_free)
-    theirs = [float("inf")] * len(flag_free)
-    for _ in range(repeat):  # whole passes in turn, so each engine runs with warm caches
-        for i, cells in enumerate(flag_free):
-            ours_free[i] = min(ours_free[i], timed(partial(solve_board, cells)))
-        if ms_toollib is not None:
-            for i, cells in enumerate(flag_free):
-                theirs[i] = min(theirs[i], timed(partial(toollib_solve, ms_toollib, cells)))
-    start = 0
-    for kind, found in [("all", positions), *kinds.items()]:
-        part = slice(0, len(positions)) if kind == "all" else slice(start, start + len(found))
-        if kind != "all":
-            start += len(found)
-        print(f"  flag-free, {kind}:")
-        print(f"    ours:       {percentiles(ours_free[part])}")
-        if ms_toollib is not None:
-            print(f"    ms_toollib: {percentiles(theirs[part])}")
+    sets = {
+        f"{real} positions from real play": real_positions(real),
+        f"{stress} stress boards (frontier {STRESS_FRONTIER} cells)": [
+            stress_board(i) for i in range(stress)
+        ],
+    }
+    # The harness holds hundreds of boards; freeze them so the collector's full passes (which
+    # the Python engine's allocations trigger and a Rust library's do not) skip them.
+    gc.collect()
+    gc.freeze()
+    engines: dict[str, Callable[[tuple[str, ...]], object]] = {"ours": solve_board}
+    if ms_toollib is not None:
+        engines["onboard"] = partial(toollib_solve, ms_toollib)
+        engines["enum"] = partial(toollib_enum, ms_toollib)
+    load = os.getloadavg()[0]
+    print(
+        f"probability engine, 16x16/51 flag-free boards, fastest of {repeat} per position, "
+        f"engines interleaved (load average {load:.1f} on {os.cpu_count()} cores at the start)"
+    )
+    if ms_toollib is None:
+        print("  ms_toollib is not installed (pip install -e '.[bench]'): ours alone")
+    results = {name: side_by_side(found, engines, repeat) for name, found in sets.items()}
+    print(f"  load average at the end: {os.getloadavg()[0]:.1f}")
+    for name, times in results.items():
+        ours = times["ours"]
+        print(
+            f"  {name}: ours median {statistics.median(ours) * 1e3:.3f} ms, p99 "
+            f"{quantile(ours, 0.99) * 1e3:.2f} ms, worst {max(ours) * 1e3:.1f} ms"
+        )
+    if ms_toollib is None:
+        return
+    version = getattr(ms_toollib, "__version__", None) or _version("ms_toollib")
+    for key, label in (
+        ("onboard", f"ms_toollib {version} cal_probability_onboard (the whole board)"),
+        ("enum", f"ms_toollib {version} cal_probability_enum (sparse answer)"),
+    ):
+        print(f"  against {label}:")
+        print(
+            "    | set | median ratio (theirs / ours) | p99 ratio | ours faster on | worst ratio |"
+        )
+        print("    | --- | --- | --- | --- | --- |")
+        for name, times in results.items():
+            ours, theirs = times["ours"], times[key]
+            ratios = [t / o for t, o in zip(theirs, ours, strict=True)]
+            print(
+                f"    | {name} | {statistics.median(ratios):.2f} "
+                f"({statistics.median(theirs) * 1e3:.3f} / {statistics.median(ours) * 1e3:.3f} ms)"
+                f" | {quantile(theirs, 0.99) / quantile(ours, 0.99):.2f} "
+                f"({quantile(theirs, 0.99) * 1e3:.2f} / {quantile(ours, 0.99) * 1e3:.2f} ms) | "
+                f"{sum(r > 1 for r in ratios) / len(ratios):.0%} | {min(ratios):.2f} |"
+            )
+    for name, found in sets.items():
+        print(
+            f"  {name}: max |ours - cal_probability_onboard| = "
+            f"{max_difference(ms_toollib, found):.1e}"
+        )
 
 
-def toollib_solve(ms_toollib: Any, cells: tuple[str, ...]) -> object:
-    """ms_toollib on a 16x16/51 board from its cells (10 marks a covered cell there)."""
-    board = [
-        [10 if ch == "." else int(ch) for ch in cells[r * 16 : (r + 1) * 16]] for r in range(16)
-    ]
-    return ms_toollib.cal_probability_onboard(board, 51)
+def _version(package: str) -> str:
+    """An installed package's version ("?" if unknown)."""
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
 
 
 def main() -> None:
@@ -361,7 +471,11 @@ def main() -> None:
     part = os.environ.get("PART", "all")
     chosen = os.environ.get("MATCHES", ",".join(MATCHES)).split(",")
     if part in ("all", "engine"):
-        bench_engine(int(os.environ.get("POSITIONS", "40")), int(os.environ.get("REPEAT", "3")))
+        bench_engine(
+            int(os.environ.get("REAL_POSITIONS", "300")),
+            int(os.environ.get("STRESS_BOARDS", "100")),
+            int(os.environ.get("REPEAT", "5")),
+        )
     if part in ("all", "games"):
         print(f"matches: {games} games each, duplicate pairs, {fields} fields, {jobs} processes")
         for name in chosen:

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mineduel_engine.bot.components import split
+from mineduel_engine.bot.deduction import deduce
 from mineduel_engine.bot.position import Position
-from mineduel_engine.bot.probability import components, deduce, grouped
 from mineduel_engine.geometry import bomb_square
 
 from mineduel.cli import main
@@ -171,9 +172,9 @@ TANGLED = [
 
 
 def test_the_tangled_board_is_what_it_claims() -> None:
-    settled = grouped(deduce(Position.from_board(16, 16, 51, TANGLED)))
-    assert sum(group.size for group in settled.groups) == 151
-    assert max(len(members) for members in components(settled)) >= 100
+    parts, frontier = split(deduce(Position.from_board(16, 16, 51, TANGLED)))
+    assert frontier.bit_count() == sum(sum(part.sizes) for part in parts) == 151
+    assert max(len(part.sigs) for part in parts) >= 100
 
 
 def test_the_work_budget_stops_a_tangled_board_with_a_message(

@@ -6,8 +6,10 @@ import random
 
 import pytest
 from mineduel_engine import Field, Settings, commitment, rules_for
-from mineduel_engine.bot import BOT_LEVELS, Position, choose_cell, choose_move, solve
+from mineduel_engine.bot import BOT_LEVELS, Position, choose_cell, choose_move, solve, strategy
+from mineduel_engine.bot.probability import Budget, outcome_summaries
 from mineduel_engine.geometry import to_row_col
+from mineduel_engine.sample_games import play_bot_game
 
 RULES = rules_for("mine-duel")
 COMMITMENT = "ab" * 32
@@ -59,3 +61,27 @@ def test_every_level_beats_a_random_tapper(level: str) -> None:
             assert state.result is not None
             wins += state.result.winner == bot_seat
     assert wins >= 5
+
+
+def test_a_pass_is_weighed_without_counting_and_as_if_counted() -> None:
+    """A certainly safe cell whose neighbours are all certain shows a number the board
+    implies: its haul is taken from the board as it stands, and equals the counted one."""
+    game = play_bot_game("passes")
+    rules = rules_for("mine-duel")
+    state = rules.new_game(game.settings)
+    shortcuts = 0
+    for move in game.moves:
+        position = Position.from_state(state)
+        solution = solve(position)
+        for cell in strategy.candidates(solution):
+            if solution.mine[cell] >= 1.0:
+                continue
+            found = outcome_summaries(position, cell, None, solution, {})
+            counted = sum(
+                chance * (strategy.BLANK_HAUL if number == 0 else after.certain_mines + after.best)
+                for number, chance, after in found
+            )
+            assert strategy.haul_after(position, solution, cell, Budget(10**9), {}) == counted
+            shortcuts += strategy._implied_number(position, solution, cell) is not None
+        state, _ = rules.play(state, game.field, move.seat, "tap", move.row or 0, move.col or 0)
+    assert shortcuts > 10

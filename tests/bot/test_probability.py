@@ -7,22 +7,33 @@ inconsistent, which the engine must refuse exactly when no layout fits).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
 from itertools import combinations
+from math import comb
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mineduel_engine.bot.position import Position
+from mineduel_engine import rules_for
+from mineduel_engine.bot import counting
+from mineduel_engine.bot.components import split
+from mineduel_engine.bot.deduction import deduce
+from mineduel_engine.bot.position import FLAG_CHARS, Position
 from mineduel_engine.bot.probability import (
     Budget,
     Counts,
     Inconsistent,
+    Solution,
     TooHard,
+    outcome_summaries,
     outcomes,
     reveal,
     solve,
 )
 from mineduel_engine.geometry import neighbours
+from mineduel_engine.sample_games import play_bot_game
 
 
 def layouts(position: Position) -> list[frozenset[int]]:
@@ -217,3 +228,212 @@ def test_a_budget_stops_exactly_where_the_count_would_pass_it() -> None:
     assert solve(position, Budget(used)).mine == exact.mine
     with pytest.raises(TooHard):
         solve(position, Budget(used - 1))
+
+
+METHODS = ("listing", "programme")
+
+
+@contextmanager
+def only(method: str) -> Iterator[None]:
+    """Count every component of two groups or more by one method only: the listing (never
+    giving up) or the frontier programme, so each is held to the references on its own."""
+    saved = counting.LISTED_GROUPS, counting.LISTED_NODES
+    if method == "listing":
+        counting.LISTED_GROUPS, counting.LISTED_NODES = 10**6, 10**9
+    else:
+        counting.LISTED_GROUPS = 1
+    try:
+        yield
+    finally:
+        counting.LISTED_GROUPS, counting.LISTED_NODES = saved
+
+
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=150, deadline=None)
+@given(position=consistent_positions())
+def test_each_counting_method_matches_brute_force(method: str, position: Position) -> None:
+    with only(method):
+        assert_matches_brute_force(position)
+
+
+@settings(max_examples=150, deadline=None)
+@given(consistent_positions(max_side=4), st.data())
+def test_look_ahead_summaries_are_the_solutions_in_short(
+    position: Position, data: st.DataObject
+) -> None:
+    """``outcome_summaries`` (boards kept in part from the base, weighed in short) says exactly
+    what ``outcomes`` (every board counted in full) says."""
+    solution = solve(position)
+    maybe_safe = [c for c in position.covered if solution.mine[c] < 1.0]
+    if not maybe_safe:
+        return
+    cell = data.draw(st.sampled_from(maybe_safe))
+    assert_summaries_agree(position, solution, cell)
+
+
+def assert_summaries_agree(position: Position, solution: Solution, cell: int) -> None:
+    short = outcome_summaries(position, cell, None, solution, {})
+    full = outcomes(position, cell, None, solution)
+    assert [(n, p) for n, p, _ in short] == [(n, p) for n, p, _ in full]
+    for (_, _, summary), (_, _, after) in zip(short, full, strict=True):
+        rest = [p for p in after.mine.values() if p < 1.0]
+        assert summary.weight == after.weight
+        assert summary.certain_mines == len(after.certain_mines)
+        assert summary.best == (max(rest) if rest else 0.0)
+
+
+def real_positions(games: int = 2, every: int = 3) -> list[Position]:
+    """Positions of hard-bot games (the boards real play reaches), flags as known mines."""
+    found = []
+    for k in range(games):
+        game = play_bot_game(f"probability-{k}")
+        state = rules_for("mine-duel").new_game(game.settings)
+        rules = rules_for("mine-duel")
+        for i, move in enumerate(game.moves):
+            if i % every == 0:
+                found.append(Position.from_state(state))
+            state, _ = rules.play(state, game.field, move.seat, "tap", move.row or 0, move.col or 0)
+    return found
+
+
+def test_look_ahead_summaries_agree_on_real_boards() -> None:
+    for position in real_positions(1, 7):
+        solution = solve(position)
+        ranked = sorted(solution.mine, key=lambda c: (-solution.mine[c], c))
+        for cell in [c for c in ranked if solution.mine[c] < 1.0][:4]:
+            assert_summaries_agree(position, solution, cell)
+
+
+def reference_chances(position: Position) -> dict[int, Fraction]:
+    """An independent exact reference for boards of a few dozen frontier cells: each component
+    of frontier cells enumerated cell by cell (no groups, no programme), combined with the free
+    cells by binomials, in exact fractions."""
+    numbers = [
+        (cell, need, [n for n in position.table[cell] if position.is_covered(n)])
+        for cell in range(len(position.cells))
+        if (number := position.number(cell)) is not None
+        and (need := number - sum(1 for n in position.table[cell] if position.is_flag(n))) >= 0
+    ]
+    constraints = [(need, hidden) for _, need, hidden in numbers if hidden]
+    frontier = sorted({c for _, hidden in constraints for c in hidden})
+    touching: dict[int, list[int]] = {c: [] for c in frontier}
+    for k, (_, hidden) in enumerate(constraints):
+        for c in hidden:
+            touching[c].append(k)
+    comps: list[list[int]] = []
+    seen: set[int] = set()
+    for start in frontier:
+        if start in seen:
+            continue
+        comp, queue = [], [start]
+        seen.add(start)
+        while queue:
+            c = queue.pop()
+            comp.append(c)
+            for k in touching[c]:
+                for d in constraints[k][1]:
+                    if d not in seen:
+                        seen.add(d)
+                        queue.append(d)
+        comps.append(sorted(comp))
+    tallies = [(comp, _enumerate(comp, constraints, touching)) for comp in comps]
+    free = [c for c in position.covered if c not in touching]
+    totals: dict[int, int] = {0: 1}
+    for _, by_total in tallies:
+        nxt: dict[int, int] = {}
+        for a, ca in totals.items():
+            for b, row in by_total.items():
+                nxt[a + b] = nxt.get(a + b, 0) + ca * row[-1]
+        totals = nxt
+    left_mines = position.mines_left
+    weight = sum(c * comb(len(free), left_mines - t) for t, c in totals.items() if t <= left_mines)
+    chances: dict[int, Fraction] = {}
+    for i, (comp, by_total) in enumerate(tallies):
+        others: dict[int, int] = {0: 1}
+        for j, (_, other) in enumerate(tallies):
+            if j != i:
+                nxt = {}
+                for a, ca in others.items():
+                    for b, row in other.items():
+                        nxt[a + b] = nxt.get(a + b, 0) + ca * row[-1]
+                others = nxt
+        for x, c in enumerate(comp):
+            mined = sum(
+                row[x] * co * comb(len(free), left_mines - t - o)
+                for t, row in by_total.items()
+                for o, co in others.items()
+                if t + o <= left_mines
+            )
+            chances[c] = Fraction(mined, weight)
+    loose = sum(c * comb(len(free) - 1, left_mines - t - 1) for t, c in totals.items())
+    for c in free:
+        chances[c] = Fraction(loose, weight)
+    return chances
+
+
+def _enumerate(
+    comp: list[int], constraints: list[tuple[int, list[int]]], touching: dict[int, list[int]]
+) -> dict[int, list[int]]:
+    """Every layout of one component of frontier cells, cell by cell: per mine total, how
+    often each cell holds a mine, and (last) how many layouts there are."""
+    ks = sorted({k for c in comp for k in touching[c]})
+    left = {k: constraints[k][0] for k in ks}
+    room = {k: len(constraints[k][1]) for k in ks}
+    by_total: dict[int, list[int]] = {}
+    mines: list[int] = []
+
+    def walk(i: int) -> None:
+        if i == len(comp):
+            if all(v == 0 for v in left.values()):
+                row = by_total.setdefault(len(mines), [0] * (len(comp) + 1))
+                row[-1] += 1
+                for c in mines:
+                    row[comp.index(c)] += 1
+            return
+        c = comp[i]
+        for mine in (0, 1):
+            if any(left[k] - mine < 0 or left[k] - mine > room[k] - 1 for k in touching[c]):
+                continue
+            for k in touching[c]:
+                left[k] -= mine
+                room[k] -= 1
+            if mine:
+                mines.append(c)
+            walk(i + 1)
+            if mine:
+                mines.pop()
+            for k in touching[c]:
+                left[k] += mine
+                room[k] += 1
+
+    walk(0)
+    return by_total
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_real_boards_match_an_independent_reference(method: str) -> None:
+    """Positions of hard-bot games, flagged and flag-free (65 boards, frontiers of up to 33
+    cells, components of up to 16 groups), against the cell-by-cell reference: within 1e-12."""
+    with only(method):
+        _check_against_reference()
+
+
+def _check_against_reference() -> None:
+    checked = 0
+    for position in real_positions(2, 5):
+        flag_free = Position(
+            16, 16, 51, tuple("." if ch in FLAG_CHARS else ch for ch in position.cells)
+        )
+        for board in (position, flag_free):
+            settled = deduce(board)
+            parts, frontier = split(settled)
+            if max((len(p.cells) for p in parts), default=0) > 25 or frontier.bit_count() > 60:
+                continue
+            if any(sum(p.sizes) > 22 for p in parts):
+                continue
+            expected = reference_chances(board)  # about 65 boards pass the filter
+            found = solve(board).mine
+            assert set(found) == set(board.covered)
+            assert max(abs(found[c] - float(p)) for c, p in expected.items()) < 1e-12
+            checked += 1
+    assert checked >= 60

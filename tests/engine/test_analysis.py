@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from mineduel_engine import Field, Settings, commitment, rules_for
+from mineduel_engine import analysis as analysis_module
 from mineduel_engine.analysis import (
     POSITION_BUDGET,
     AnalysisError,
@@ -203,3 +204,20 @@ def test_a_pathological_board_stops_at_the_budget() -> None:
     chances, exact = position_chances(board)
     assert not exact and chances == local_chances(board)
     assert position_chances(board, 10**9)[1]  # with room enough, it is counted exactly
+
+
+def test_a_game_stops_counting_exactly_once_its_budget_is_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The counts of a whole game share one budget: once it is spent, the remaining
+    positions are estimated (and listed), so a game of pathological boards is bounded too."""
+    doc = bot_game("mine-duel", "game-budget")
+    full = analyze_document(doc)
+    assert full["budget"]["estimated"] == []
+    monkeypatch.setattr(analysis_module, "GAME_BUDGET", 3_000)
+    capped = analyze_document(doc)
+    estimated = capped["budget"]["estimated"]
+    exact = [m["n"] for m in capped["moves"] if m["exact"]]
+    assert estimated and exact  # some counted exactly, the rest estimated
+    assert max(exact) < min(estimated)  # exactly up to where the budget ran out
+    assert estimated == [m["n"] for m in capped["moves"] if not m["exact"]]

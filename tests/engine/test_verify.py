@@ -433,3 +433,35 @@ def test_without_every_time_the_times_are_not_checked() -> None:
     verdict = verify_document(doc)
     assert verdict.ok
     assert not any("by the move times" in check for check in verdict.checks)
+
+
+def _safe_move(doc: Doc) -> dict[str, Any]:
+    return next(m for m in doc["moves"] if m.get("action") == "tap" and m["opened"])
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda m: m.update(row=bool(m["row"]) if m["row"] in (0, 1) else float(m["row"])), ""),
+        (lambda m: m["opened"][0].__setitem__(2, float(m["opened"][0][2])), "malformed"),
+        (lambda m: m["opened"][0].__setitem__(2, m["opened"][0][2] + 1), ""),
+        (lambda m: m["opened"].append(list(m["opened"][0])), ""),
+        (lambda m: m.update(points=0), ""),
+        (lambda m: m.update(auto_opened=[[0, 0, 0]]), ""),
+        (lambda m: m.update(result="mine"), ""),
+        (lambda m: m.update(n=True), "malformed"),
+    ],
+)
+def test_a_record_that_only_looks_equal_is_still_caught(
+    change: Callable[[dict[str, Any]], None], words: str
+) -> None:
+    """Records that replay as logged take a fast path (no parsing): a record that differs,
+    or holds a float or a bool where an integer belongs (equal as numbers), still goes the
+    full way and fails."""
+    doc = play_sample("fast-path", seats=2).document()
+    assert verify_document(doc).ok
+    tampered = copy.deepcopy(doc)
+    change(_safe_move(tampered))
+    verdict = verify_document(tampered)
+    assert not verdict.ok
+    assert words in " ".join(verdict.problems)

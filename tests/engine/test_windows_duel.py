@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import inspect
 import json
+import random
 
 import pytest
 from mineduel_engine import Field, GameState, Settings, public_board, rules_for
+from mineduel_engine import auto_reveal as auto_reveal_module
 from mineduel_engine.auto_reveal import auto_reveal
 from mineduel_engine.errors import (
     CellNotCovered,
@@ -22,7 +24,7 @@ from mineduel_engine.errors import (
     UnknownAction,
 )
 from mineduel_engine.moves import Move
-from mineduel_engine.sample_games import Step, play_script
+from mineduel_engine.sample_games import Step, play_script, sample_seed
 from mineduel_engine.view import wrong_guesses
 
 RULES = rules_for("windows-duel")
@@ -239,3 +241,33 @@ def test_auto_reveal_on_a_two_dimensional_board() -> None:
     small = list("." * 16)
     small[5] = "1"
     assert auto_reveal(4, 4, 1, small) == []
+
+
+def scattered_boards(count: int) -> list[tuple[Field, list[str]]]:
+    """11 x 11 fields with safe cells opened here and there (no flood): tangled frontiers."""
+    rng = random.Random(11)
+    found = []
+    for k in range(count):
+        field = Field.from_seed(sample_seed(f"auto-reveal-{k}"), "g", ["", ""], 11, 11, 15)
+        safe = [c for c in range(121) if c not in field.mines]
+        opened = set(rng.sample(safe, rng.randint(10, 40)))
+        board = [str(field.numbers[c]) if c in opened else "." for c in range(121)]
+        found.append((field, board))
+    return found
+
+
+def test_past_its_budget_auto_reveal_opens_what_local_deduction_proves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A board past the work budget is judged by local deduction: it may open less than the
+    exact certainty, never a cell the exact certainty would not, and every number is true."""
+    boards = scattered_boards(30)
+    exact = [auto_reveal(11, 11, 15, board) for _, board in boards]
+    monkeypatch.setattr(auto_reveal_module, "AUTO_REVEAL_BUDGET", 0)
+    fewer = 0
+    for (field, board), full in zip(boards, exact, strict=True):
+        local = auto_reveal(11, 11, 15, board)
+        assert set(local) <= set(full)
+        assert all(field.numbers[cell] == number for cell, number in local)
+        fewer += len(local) < len(full)
+    assert any(exact) and fewer  # the two differ somewhere, and exact opens something

@@ -19,11 +19,13 @@ the exact engine (``bot.probability``) gives every covered cell's chance of bein
   ``expected_mines`` and ``luck`` count guesses only (a reveal never finds a mine);
 - ``swings``: the moves whose outcome differed most from what their chances promised.
 
-Work is bounded per position: the exact count runs under a budget of ``POSITION_BUDGET``
-programme terms (``probability.Budget``: counted, never timed, so every run gives the same
-numbers). A position past the budget is estimated by local counting (each open number spreads
-its missing mines evenly over its covered neighbours; cells next to no number share the global
-density) and listed in ``budget.estimated``; its moves say ``"exact": false``.
+Work is bounded per position and per game: the exact count of a position runs under a budget
+of ``POSITION_BUDGET`` work units (``bot.budget``: counted, never timed, so every run gives the
+same numbers), and all of a game's counts together under ``GAME_BUDGET``. A position past
+either is estimated by local counting (each open number spreads its missing mines evenly over
+its covered neighbours; cells next to no number share the global density) and listed in
+``budget.estimated``; its moves say ``"exact": false``. The hard bot's choice on each position
+is bounded by the bot's own budgets.
 
 Everything here is pure: the same Verification document always gives the same analysis, which
 is how the service's stored analysis and ``mineduel analyze --game`` agree to the last digit.
@@ -55,8 +57,11 @@ from .verify_daily import field_id_of
 ANALYSIS = "mineduel-analysis/v1"
 ANALYSIS_LEVEL = "hard"
 POSITION_BUDGET = 250_000
-"""Programme terms the exact count of one position may use (25 times the bot's own budget;
-no position of the tests' games comes near it)."""
+"""Work units the exact count of one position may use (50 times the bot's own budget; no
+position of real games comes near it: they take a few hundred)."""
+GAME_BUDGET = 2_000_000
+"""Work units the exact counts of one game's positions may use together (a real game of 100
+moves takes some 50,000): with the bot's own budgets, a game's analysis is bounded."""
 ESTIMATE = "local counting"
 DIGITS = 6
 SWINGS = 5
@@ -119,11 +124,14 @@ def _r(value: float) -> float:
 
 
 def position_chances(
-    position: Position, budget: int = POSITION_BUDGET
+    position: Position, budget: int = POSITION_BUDGET, game: Budget | None = None
 ) -> tuple[dict[int, float], bool]:
-    """Every covered cell's mine chance, exact within ``budget``, else estimated."""
+    """Every covered cell's mine chance, exact within ``budget`` (and within what is left of
+    the ``game``'s budget, which the count spends), else estimated."""
+    room = budget if game is None else min(budget, max(game.left, 0))
+    counted = Budget(room)
     try:
-        return solve(position, Budget(budget)).mine, True
+        return solve(position, counted).mine, True
     except TooHard:
         estimate = local_chances(position)
         for cell in position.safe:
@@ -131,14 +139,25 @@ def position_chances(
         return estimate, False
     except Inconsistent as exc:
         raise AnalysisError(f"no mine layout fits the board before this move: {exc}") from None
+    finally:
+        if game is not None:
+            game.left -= room - max(counted.left, 0)
 
 
-def judge(state: GameState, move: Move, commitment: str, level: str, budget: int) -> Judged:
-    """Judge one cell action from the state just before it (read as its seat saw it)."""
+def judge(
+    state: GameState,
+    move: Move,
+    commitment: str,
+    level: str,
+    budget: int,
+    game: Budget | None = None,
+) -> Judged:
+    """Judge one cell action from the state just before it (read as its seat saw it);
+    ``game`` is what is left of the game's budget (``position_chances``)."""
     settings = state.settings
     view = SeatView.from_state(state, move.seat)
     position = view.position
-    chances, exact = position_chances(position, budget)
+    chances, exact = position_chances(position, budget, game)
     if move.row is None or move.col is None:
         raise AnalysisError(f"move {move.n} has no cell")
     cell = move.row * settings.width + move.col
@@ -185,9 +204,10 @@ def analyze(
     rules = rules_for(settings.variant)
     state = rules.new_game(settings)
     judged: list[Judged] = []
+    game = Budget(GAME_BUDGET)
     for move in moves:
         if not move.is_elimination:
-            judged.append(judge(state, move, commitment, level, budget))
+            judged.append(judge(state, move, commitment, level, budget, game))
         try:
             state, actual = replay_move(rules, state, field, move)
         except EngineError as exc:

@@ -55,17 +55,17 @@ class MineDuel:
         if field.is_mine(index):
             cells[index] = SEAT_LETTERS[seat]
             seats[seat] = bump(seats[seat], mines=1)
-            move = Move(n, seat, "tap", row, col, "mine", flagged=((row, col),))
+            move = Move.tap(n, seat, row, col, "mine", flagged=((row, col),))
             turn: int | None = seat
         else:
             opened = flood(field, cells, index)
             for cell, number in opened:
                 cells[cell] = str(number)
             seats[seat] = bump(seats[seat], safe_taps=1)
-            move = Move(n, seat, "tap", row, col, "safe", opened=as_row_col(s.width, opened))
+            move = Move.tap(n, seat, row, col, "safe", opened=as_row_col(s.width, opened))
             turn = next_seat(seats, seat)
         # Built directly rather than through ``evolve``: this is the hot path of every replay.
-        after = GameState(
+        after = GameState.direct(
             s,
             tuple(cells),
             tuple(seats),
@@ -99,11 +99,20 @@ class MineDuel:
         if state.finished:
             return state
         seats = state.seats
-        covered = state.settings.mines - sum([seat.mines for seat in seats])
+        covered = state.settings.mines
+        best = second = -1  # the most mines of a seat still in, and the next most
+        for seat in seats:
+            mines = seat.mines
+            covered -= mines
+            if seat.out:
+                continue
+            if mines > best:
+                best, second = mines, best
+            elif mines > second:
+                second = mines
         # Only the seat with the most mines can be out of reach, and only if it beats the next
         # best (among seats still in) by more than the mines still covered.
-        mines_in = sorted([seat.mines for seat in seats if not seat.out], reverse=True)
-        if len(mines_in) > 1 and mines_in[0] - covered > mines_in[1]:
+        if second >= 0 and best - covered > second:
             return self.finish(state, "reach")
         if covered == 0:
             return self.finish(state, "field-done")

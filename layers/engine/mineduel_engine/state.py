@@ -27,6 +27,9 @@ from .errors import MalformedRecord
 from .outcome import Result
 from .settings import HIT_LETTERS, SEAT_LETTERS, Settings, make_options
 
+_new = object.__new__
+_set = object.__setattr__
+
 COVERED = "."
 WRONG_GUESS = "?"
 """A viewer's own wrong guess (windows-duel), on that viewer's board only."""
@@ -74,6 +77,37 @@ class GameState:
     eliminated: tuple[int, ...] = ()
     result: Result | None = None
     private: tuple[SeatPrivate, ...] = ()
+
+    @classmethod
+    def direct(
+        cls,
+        settings: Settings,
+        cells: tuple[str, ...],
+        seats: tuple[SeatState, ...],
+        turn: int | None,
+        move_count: int,
+        eliminated: tuple[int, ...],
+        result: Result | None,
+        private: tuple[SeatPrivate, ...],
+    ) -> GameState:
+        """The same as the constructor, every field given, built in one step: the hot path of
+        every move and replay (a frozen dataclass sets its fields one by one)."""
+        state = _new(cls)
+        _set(
+            state,
+            "__dict__",
+            {
+                "settings": settings,
+                "cells": cells,
+                "seats": seats,
+                "turn": turn,
+                "move_count": move_count,
+                "eliminated": eliminated,
+                "result": result,
+                "private": private,
+            },
+        )
+        return state
 
     @classmethod
     def new(cls, settings: Settings) -> GameState:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import ModuleType
 
-from mineduel_service import clock
+from mineduel_service.platform import clock
 from moto.cognitoidp import models
 
 

@@ -13,9 +13,13 @@ from ..fairness import Stream
 from .choice import best_cells, pick
 from .local import local_chances
 from .position import Position
-from .strategy import greedy_cell, play_hard
+from .probability import Solution
+from .strategy import greedy_cell, greedy_move, hard_move, play_hard
 
 Player = Callable[[Position, int, Stream], int]
+
+Mover = Callable[[Position, Stream, Solution | None], int]
+"""A level's tap from a board already counted (None: the count passed its budget)."""
 
 
 def play_easy(position: Position, seats: int, stream: Stream) -> int:
@@ -35,3 +39,18 @@ LEVELS: dict[str, Player] = {
     "medium": play_medium,
     "hard": play_hard,
 }
+
+
+def easy_move(position: Position, stream: Stream, solution: Solution | None) -> int:
+    """``play_easy``: local counting, whatever the count."""
+    del solution
+    return pick(best_cells(local_chances(position)), stream)
+
+
+MOVES: dict[str, Mover] = {
+    "easy": easy_move,
+    "medium": greedy_move,
+    "hard": hard_move,
+}
+"""The levels' taps given the board's count, for a caller that counted the board already
+(mineseeker's bot weighs its bomb on the same count)."""

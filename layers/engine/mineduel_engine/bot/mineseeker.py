@@ -25,11 +25,11 @@ from __future__ import annotations
 from ..fairness import Stream
 from ..geometry import BOMB_SIDE
 from .choice import best_cells, pick
-from .levels import LEVELS
+from .levels import MOVES
 from .position import Position
 from .probability import Solution
 from .seat_view import SeatView
-from .strategy import exact_or_none, play_hard
+from .strategy import exact_or_none, hard_move
 
 BOMB_MARGIN = 6.0
 """Expected mines a bomb must bring beyond a tap's streak before the bot fires it."""
@@ -103,11 +103,12 @@ def play_mineseeker(
 
     ``bombs=False`` never bombs (the benchmark's baseline: the same bot without its bomb).
     """
-    if bombs and view.may_bomb:
-        solution = exact_or_none(view.position)
-        if solution is not None:
-            centre = bomb_choice(view, solution, stream)
-            if centre is not None:
-                return "bomb", centre
-    player = LEVELS.get(tap or "hard", play_hard)
-    return "tap", player(view.position, view.seats_in, stream)
+    mover = MOVES.get(tap or "hard", hard_move)
+    weigh_bomb = bombs and view.may_bomb
+    # the board is counted once, for the bomb and the tap alike
+    solution = exact_or_none(view.position) if weigh_bomb or mover is not MOVES["easy"] else None
+    if weigh_bomb and solution is not None:
+        centre = bomb_choice(view, solution, stream)
+        if centre is not None:
+            return "bomb", centre
+    return "tap", mover(view.position, stream, solution)

@@ -46,8 +46,8 @@ TOLERANCE = 1e-9
 CANDIDATES = 4
 """How many guesses (the likeliest cells) and reveals (the safest) the hard level looks ahead on."""
 
-LOOKAHEAD_BUDGET = 20_000
-"""Programme terms all look-ahead counts of one move may use together."""
+LOOKAHEAD_BUDGET = 12_000
+"""Work units (``budget``) all look-ahead counts of one move may use together."""
 
 
 def guess_value(p: float) -> float:
@@ -66,6 +66,11 @@ def chances_for(position: Position, level: str) -> dict[int, float]:
         solution = exact_or_none(position)
         if solution is not None:
             return solution.mine
+    return _local(position)
+
+
+def _local(position: Position) -> dict[int, float]:
+    """Local counting's chances, the seat's known-safe cells at 0."""
     chances = local_chances(position)
     for cell in position.safe:
         chances[cell] = 0.0
@@ -125,11 +130,11 @@ def play_lookahead(view: SeatView, stream: Stream) -> tuple[str, int]:
     """The hard level (see the module docstring); the medium rule past the budget."""
     solution = exact_or_none(view.position)
     if solution is None:
-        return play_windows(view, stream, "easy")
+        return _by_rule(_local(view.position), stream)
     try:
         scores = lookahead_scores(view, solution)
-    except TooHard:
-        return play_windows(view, stream, "medium")
+    except TooHard:  # the medium rule on the count already made
+        return _by_rule(solution.mine, stream)
     keys = sorted(scores)
     index = {i: scores[key] for i, key in enumerate(keys)}
     return keys[pick(best_cells(index), stream)]
@@ -139,7 +144,11 @@ def play_windows(view: SeatView, stream: Stream, level: str = "hard") -> tuple[s
     """``("guess", cell)`` or ``("reveal", cell)`` as ``level`` plays (module docstring)."""
     if level == "hard":
         return play_lookahead(view, stream)
-    chances = chances_for(view.position, level)
+    return _by_rule(chances_for(view.position, level), stream)
+
+
+def _by_rule(chances: dict[int, float], stream: Stream) -> tuple[str, int]:
+    """The better of the likeliest guess and the safest reveal (the module's rule)."""
     p_high = max(chances.values())
     p_low = min(chances.values())
     if guess_value(p_high) > reveal_value(p_low) + TOLERANCE:

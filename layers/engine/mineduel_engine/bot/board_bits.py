@@ -1,0 +1,172 @@
+"""A board's cells as the bits of one integer, and the grid arithmetic on such sets.
+
+The probability engine works on sets of cells (a number's covered neighbours, the cells
+settled as mines, a group). As Python integers, bit ``c`` standing for cell ``c``, every union,
+intersection and count is one C-level operation on a few machine words, instead of a loop over
+cells: on a 16x16 board a set is four 64-bit words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import compress
+
+from ..geometry import neighbours
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A ``width`` x ``height`` board's cell sets: ``around[c]`` is cell ``c``'s neighbours."""
+
+    width: int
+    height: int
+    around: tuple[int, ...]
+    full: int  # every cell
+    not_first_col: int  # every cell but those of column 0
+    not_last_col: int  # every cell but those of the last column
+    fields: tuple[int, ...]  # per cell, its neighbours as fields of a packed count (``spread``)
+
+    def dilate(self, cells: int) -> int:
+        """``cells`` and every neighbour of one of them (eight shifts, no loop over cells)."""
+        width = self.width
+        tall = cells | (cells << width) | (cells >> width)
+        wide = tall | ((tall << 1) & self.not_first_col) | ((tall >> 1) & self.not_last_col)
+        return wide & self.full
+
+    def counts(self, cells: int) -> Planes:
+        """For every cell at once, how many of its neighbours are in ``cells`` (0 to 8), as
+        four bit planes: the eight shifted copies of the set summed by bitwise adders."""
+        if not cells:
+            return ZERO
+        width, full = self.width, self.full
+        first, last = self.not_first_col, self.not_last_col
+        below = cells >> width
+        above = (cells << width) & full
+        a, b, c = cells >> 1 & last, (cells << 1) & first, below >> 1 & last
+        d, e, f = (below << 1) & first, above >> 1 & last, (above << 1) & first
+        # a full adder per three copies, a half adder for the last two, then the carries
+        t = a ^ b
+        s1, c1 = t ^ c, (a & b) | (t & c)
+        t = d ^ e
+        s2, c2 = t ^ f, (d & e) | (t & f)
+        s3, c3 = below ^ above, below & above
+        t = s1 ^ s2
+        b0, c4 = t ^ s3, (s1 & s2) | (t & s3)
+        t = c1 ^ c2
+        t1, c5 = t ^ c3, (c1 & c2) | (t & c3)
+        b1, c6 = t1 ^ c4, t1 & c4
+        return b0, b1, c5 ^ c6, c5 & c6
+
+
+Planes = tuple[int, int, int, int]
+"""A small number (0 to 15) per cell: bit ``i`` of every cell's number is in plane ``i``."""
+
+ZERO: Planes = (0, 0, 0, 0)
+
+
+def plus(x: Planes, y: Planes) -> Planes:
+    """Cell by cell ``x + y`` (the sums must stay below 16)."""
+    a0, a1, a2, a3 = x
+    b0, b1, b2, b3 = y
+    t = a0 ^ b0
+    carry = a0 & b0
+    s0 = t
+    t = a1 ^ b1
+    s1, carry = t ^ carry, (a1 & b1) | (t & carry)
+    t = a2 ^ b2
+    s2, carry = t ^ carry, (a2 & b2) | (t & carry)
+    return s0, s1, s2, a3 ^ b3 ^ carry
+
+
+def differ(x: Planes, y: Planes) -> int:
+    """The cells where ``x`` and ``y`` differ."""
+    return (x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])
+
+
+def below(x: Planes, y: Planes) -> int:
+    """The cells where ``x < y`` (the borrow out of ``x - y``)."""
+    borrow = ~x[0] & y[0]
+    for a, b in ((x[1], y[1]), (x[2], y[2]), (x[3], y[3])):
+        borrow = (~a & b) | (~(a ^ b) & borrow)
+    return borrow
+
+
+def nonzero(x: Planes) -> int:
+    """The cells whose number is not 0."""
+    return x[0] | x[1] | x[2] | x[3]
+
+
+@lru_cache(maxsize=16)
+def grid(width: int, height: int) -> Grid:
+    """The cell sets of a board size (cached: a game's boards all share one)."""
+    table = neighbours(width, height)
+    around = tuple(mask_of(cells) for cells in table)
+    size = width * height
+    first = mask_of(r * width for r in range(height))
+    last = mask_of(r * width + width - 1 for r in range(height))
+    full = (1 << size) - 1
+    fields = tuple(sum(1 << (FIELD * n) for n in cells) for cells in table)
+    return Grid(width, height, around, full, full & ~first, full & ~last, fields)
+
+
+FIELD = 5
+"""Bits per cell in a packed count: four for a number from 0 to 15, one guard bit above."""
+
+
+def spread(cells: list[int]) -> int:
+    """``cells`` as fields of a packed count: 1 in each one's five-bit field."""
+    packed = 0
+    for cell in cells:
+        packed |= 1 << (FIELD * cell)
+    return packed
+
+
+def mask_of(cells: Iterable[int]) -> int:
+    """The set of ``cells`` as bits."""
+    mask = 0
+    for cell in cells:
+        mask |= 1 << cell
+    return mask
+
+
+def cells_of(mask: int) -> list[int]:
+    """The cells of ``mask``, in index order.
+
+    A sparse set is walked bit by bit; a dense one is written in binary and its ones picked by
+    ``compress``, in C loops (no table to build first, so the first board costs no more).
+    """
+    if mask.bit_count() > DENSE:
+        return list(compress(_INDEXES, bin(mask)[:1:-1].encode().translate(_ONES)))
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+DENSE = 20
+"""Sets of more cells than this are read through their binary digits (``cells_of``)."""
+
+_ONES = bytes.maketrans(b"01", b"\x00\x01")
+_INDEXES = range(1 << 16)  # more cells than any board has
+
+
+def marks(text: str, chars: str) -> int:
+    """The cells of a board string (one character per cell) whose character is in ``chars``.
+
+    The string is translated to binary digits and read by ``int``: two C loops, no Python one.
+    ``text`` may only hold characters of ``BOARD_CHARS``.
+    """
+    return int(text.translate(_table(chars))[::-1], 2) if text else 0
+
+
+BOARD_CHARS = "0123456789.ABCDabcd?"
+"""Every character a board string passed to ``marks`` may hold."""
+
+
+@lru_cache(maxsize=16)
+def _table(chars: str) -> dict[int, str]:
+    return {ord(ch): "1" if ch in chars else "0" for ch in BOARD_CHARS}

@@ -1,0 +1,138 @@
+"""Groups and components: the shape of what is left to count once deduction is done.
+
+Covered cells that touch exactly the same open numbers are interchangeable: they form a
+*group*, and only how many mines a group holds matters (``C(size, m)`` layouts inside it). A
+cell's numbers are simply its neighbours among the numbers still open, so a group's key (its
+*signature*) is one AND of two cell sets. Groups linked through shared numbers form
+*components*, independent of one another except through the global mine count; they are
+found by merging the groups' number sets, no walk over cells.
+
+For the counting, a component's numbers are also written as *packed counts*: one five-bit
+field per number, at the number's cell (``board_bits.FIELD``). A group then touches its numbers
+through one integer (1 in each of their fields), so taking ``m`` mines in it is one
+subtraction from the numbers' remaining needs, whatever the group's shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board_bits import FIELD, cells_of
+from .budget import Budget
+from .deduction import Settled
+
+NEED = 15
+"""The mask of one packed field's value (four bits)."""
+
+
+@dataclass(slots=True)
+class Part:
+    """One component.
+
+    Per group: ``sigs`` its numbers (their cells, as bits), ``cells`` its cells, ``sizes``
+    their count, ``touch`` its numbers as packed fields (1 in each). For the component:
+    ``numbers`` its numbers (cells, as bits), ``fields`` the same packed, ``needs`` each
+    number's remaining need in its field.
+    """
+
+    sigs: list[int]
+    cells: list[list[int]]
+    sizes: list[int]
+    touch: list[int]
+    numbers: int
+    fields: int
+    needs: int
+    area: int  # every cell of the component, as bits
+    token: frozenset[tuple[int, int]] | None = None
+    counted: tuple[int, object] | None = None  # (mine cap, its count), kept with the part
+
+    def key(self, settled: Settled) -> frozenset[tuple[int, int]]:
+        """What fixes the component's count: its numbers' cell sets and needs (worked out
+        once: a look-ahead board that keeps the component keeps this too)."""
+        if self.token is None:
+            index, hidden, needs = settled.index, settled.hidden, settled.needs
+            self.token = frozenset(
+                (hidden[k], needs[k]) for k in (index[n] for n in cells_of(self.numbers))
+            )
+        return self.token
+
+
+Shape = tuple[list["Part"], int]
+"""A board's components and its frontier (every covered cell next to an open number)."""
+
+
+def split(
+    settled: Settled, budget: Budget | None = None, base: tuple[Shape, int] | None = None
+) -> Shape:
+    """The components of a settled board, and every covered cell next to an open number.
+
+    ``base`` is the shape of a board this one was derived from, with the cells that changed
+    between them (a look-ahead board: one cell opened, and what that settled): its
+    components far from every change are kept as they are, and only the rest is grouped.
+    """
+    hidden, numbers, needs = settled.hidden, settled.numbers, settled.needs
+    active = frontier = packed = needed = 0
+    for k, h in enumerate(hidden):
+        if h:
+            cell = numbers[k]
+            active |= 1 << cell
+            frontier |= h
+            packed |= 1 << (FIELD * cell)
+            needed |= needs[k] << (FIELD * cell)
+    if not frontier:
+        return [], 0
+    area = settled.grid
+    kept: list[Part] = []
+    todo = frontier
+    if base is not None:
+        (old_parts, _), changed = base
+        near = area.dilate(changed)  # the changed cells and every cell next to one
+        for part in old_parts:
+            if (part.numbers | part.area) & near:  # a number or cell of it may have changed
+                continue
+            kept.append(part)
+            todo &= ~part.area
+        if not todo:
+            return kept, frontier
+    around, fields = area.around, area.fields
+    by_sig: dict[int, list[int]] = {}
+    for cell in cells_of(todo):
+        sig = around[cell] & active
+        group = by_sig.get(sig)
+        if group is None:
+            by_sig[sig] = [cell]
+        else:
+            group.append(cell)
+    linked: list[int] = []  # the numbers of each component so far
+    for sig in by_sig:
+        apart = []
+        for found in linked:
+            if found & sig:
+                sig |= found  # noqa: PLW2901 (the group's numbers grow into its component's)
+            else:
+                apart.append(found)
+        apart.append(sig)
+        linked = apart
+    if budget is not None:  # about a third of a unit per cell and group merged (``budget``)
+        budget.spend((todo.bit_count() + len(by_sig) * (1 + len(linked))) // 3)
+    parts = kept
+    for mask in linked:
+        sigs = list(by_sig) if len(linked) == 1 else [sig for sig in by_sig if sig & mask]
+        cells = [by_sig[sig] for sig in sigs]
+        touch = [fields[group[0]] & packed for group in cells]
+        ones = 0
+        for t in touch:
+            ones |= t
+        parts.append(
+            Part(
+                sigs,
+                cells,
+                [len(c) for c in cells],
+                touch,
+                mask,
+                ones,
+                needed & ones * NEED,
+                todo & area.dilate(mask),  # its numbers' cells still to group are its own
+            )
+        )
+    return parts, frontier

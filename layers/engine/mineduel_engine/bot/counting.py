@@ -1,0 +1,352 @@
+"""Count one component's mine layouts exactly, by mine total, with each group's mines.
+
+For a component (``components.Part``) the result (``Counted``) holds ``totals[t]``, the number
+of cell-level layouts with ``t`` mines that meet every number, and per group ``marginals[g][t]``,
+the sum over those layouts of the group's mines. The global mine count only weighs totals, so
+these two are all the combination needs, and they depend on the component alone (a look-ahead
+board that shares the component reuses them).
+
+**The frontier programme.** Groups are taken in a narrow order (``ordering``); the state after
+a group is the remaining need of every number of the component, packed into one integer with
+one five-bit field per number (``components``: four bits for the need, at most 8, and a guard
+bit). A group's move is then a subtraction of ``m`` times its ``touch`` and its checks are
+masks: a need going negative clears its guard bit, and a number left needing more than the
+cells still to come can give it fails one comparison done for all numbers at once (what each
+number can still get is itself one packed integer per step, so a finished number must reach
+0). States that agree on every open number are one state, however the numbers are spread over
+the board.
+
+Each state carries its layouts by mine total as one big integer, coefficient ``t`` in bits
+``t*w .. t*w+w-1`` (Kronecker substitution; ``w`` is wide enough that no coefficient spills
+over). Taking ``m`` mines in a group of ``s`` cells is then ``poly * C(s, m) << m*w``: one
+multiplication and one shift, however many totals the state holds.
+
+A backward sweep counts, per state, the completions by their mines; one product of a state's
+forward and backward polynomials per state gives every group's mines by total. So all the
+marginals come from one forward and one backward sweep.
+
+**Listing.** A component that fits few layouts (most on real boards) is cheaper listed outright
+by a bounded depth-first search through the same packed states, each search step returning
+its completions by mine total (so a group's mines are summed once per step, not once per
+layout): past ``LISTED_NODES`` steps the listing gives up and the programme counts it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+from .budget import Budget
+from .components import Part
+from .ordering import frontier_order
+
+NEED_MASK = 15
+GUARD = 16
+
+LISTED_NODES = 200
+"""Components are first listed outright, layout by layout (cheaper than the programme when
+few layouts fit, as on most boards); past this many search steps the listing gives up and the
+programme counts the component instead, so a wide component costs at most this much extra."""
+
+WIDE = 12
+"""A state's polynomial costs one more work unit per move for every ``2**WIDE`` bits it holds
+(long polynomials, on boards with many mines, make each move's arithmetic slower)."""
+PRODUCT = 9
+"""The backward sweep's product of two polynomials costs a unit per ``2**PRODUCT`` bits."""
+
+NODE_COST = 3
+"""One search step of the listing, in work units (``budget``)."""
+LONE_COST = 3
+"""A component of one group, in work units."""
+
+LISTED_GROUPS = 12
+"""Larger components go straight to the programme: they seldom fit few layouts, and a listing
+that gives up is work thrown away on exactly the boards that cost most."""
+
+
+@dataclass(slots=True)
+class Counted:
+    """A component's count (module docstring): per group its cells and their number;
+    ``totals[t]`` layouts with ``t`` mines; ``marginals[g][t]`` group ``g``'s mines summed
+    over them."""
+
+    cells: list[list[int]]
+    sizes: list[int]
+    totals: list[int]
+    marginals: list[list[int]]
+
+
+@lru_cache(maxsize=16)
+def binomials(n: int) -> tuple[int, ...]:
+    """``C(n, m)`` for ``m`` in ``0..n``."""
+    return tuple(comb(n, m) for m in range(n + 1))
+
+
+def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
+    """Every layout of ``part`` with at most ``limit`` mines, by total and group."""
+    if len(part.sigs) == 1:
+        if budget is not None:
+            budget.spend(LONE_COST)
+        return _lone(part, limit)
+    if len(part.sigs) <= LISTED_GROUPS:
+        listed = _listed(part, _scan_order(part.sigs), limit, budget)
+        if listed is not None:
+            return listed
+    return _programme(part, frontier_order(part, budget), limit, budget)
+
+
+def _lone(part: Part, limit: int) -> Counted:
+    """A group alone in its component: every one of its numbers fixes its mine count."""
+    size = part.sizes[0]
+    shift = (part.fields & -part.fields).bit_length() - 1
+    need = (part.needs >> shift) & NEED_MASK
+    if part.needs != need * part.fields or need > min(size, limit):
+        return Counted(part.cells, part.sizes, [], [[]])
+    ways = comb(size, need)
+    return Counted(part.cells, part.sizes, [0] * need + [ways], [[0] * need + [need * ways]])
+
+
+Step = tuple[int, int, int, int, int, tuple[int, ...]]
+"""A group's move, precomputed: (cells, its touch, the touch's guard bits, what each number
+can still get after it with every guard bit set, the shift of a number it finishes or -1, the
+binomials of its cells)."""
+
+
+def _steps(part: Part, order: list[int]) -> tuple[list[Step], int]:
+    """The moves of ``order``'s groups, and the guard bits of the component's numbers."""
+    touch, sizes = part.touch, part.sizes
+    ones = part.fields
+    guards = ones << 4
+    room = 0  # per number, the cells of its groups still to come
+    for size, t in zip(sizes, touch, strict=True):
+        room += size * t
+    steps: list[Step] = []
+    for g in order:
+        t = touch[g]
+        size = sizes[g]
+        room -= size * t
+        capped = room | guards
+        finished = (t << 4) & ~((capped - ones) & guards)  # touched, and nothing to come
+        close = (finished & -finished).bit_length() - 5 if finished else -1
+        steps.append((size, t, t << 4, capped, close, binomials(size)))
+    return steps, guards
+
+
+def _scan_order(sigs: list[int]) -> list[int]:
+    """The groups from the first, each pass over the rest taking those that share a number
+    with the ones taken (close to breadth-first, without building an adjacency)."""
+    order = [0]
+    reached = sigs[0]
+    rest = list(range(1, len(sigs)))
+    while rest:
+        left = []
+        for g in rest:
+            if sigs[g] & reached:
+                order.append(g)
+                reached |= sigs[g]
+            else:
+                left.append(g)
+        if len(left) == len(rest):  # (a part is connected: this cannot happen)
+            order += left
+            break
+        rest = left
+    return order
+
+
+Record = list[tuple[int, int, list[tuple[int, int]]]]
+"""One step of the programme: (state, its counts, its feasible (mines, next state) moves)."""
+
+
+def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted:
+    """Count ``part`` by the frontier programme over ``order`` (module docstring)."""
+    steps, guards = _steps(part, order)
+    cells = sum(part.sizes)
+    width = cells + 4  # a coefficient is below 8 * 2**cells: it never reaches the next one
+    cap_mask = (1 << ((limit + 1) * width)) - 1
+    if budget is not None:
+        budget.spend(len(steps) * 4)
+    layer: dict[int, int] = {part.needs: 1}
+    records: list[Record] = []
+    so_far = 0
+    for size, touch, high_touch, capped, close, weights in steps:
+        nxt: dict[int, int] = {}
+        record: Record = []
+        room = budget.left if budget is not None else -1
+        spent = 0
+        for state, poly in layer.items():
+            guarded = state | guards
+            moves: list[tuple[int, int]] = []
+            if close >= 0:
+                m = (state >> close) & NEED_MASK
+                if m <= size:
+                    x = guarded - m * touch
+                    if x & high_touch == high_touch:
+                        new = x ^ guards
+                        if (capped - new) & guards == guards:
+                            moves.append((m, new))
+            else:
+                x = guarded
+                for m in range(size + 1):
+                    if x & high_touch != high_touch:
+                        break
+                    new = x ^ guards
+                    if (capped - new) & guards == guards:
+                        moves.append((m, new))
+                    x -= touch
+            record.append((state, poly, moves))
+            for m, new in moves:
+                value = (poly * weights[m]) << (m * width) if m else poly
+                old = nxt.get(new)
+                nxt[new] = value if old is None else old + value
+            spent += 1 + len(moves) + (poly.bit_length() >> WIDE) * (1 + len(moves))
+            if spent > room >= 0:
+                _overdraw(budget, spent)
+        so_far += size
+        if so_far > limit:
+            nxt = {state: poly & cap_mask for state, poly in nxt.items()}
+        if budget is not None:
+            budget.spend(spent)
+        records.append(record)
+        layer = nxt
+    final = layer.get(0, 0)
+    sums = _backward(steps, records, width, limit, budget)
+    return _unpacked(part, order, final, sums, width, limit)
+
+
+def _backward(
+    steps: list[Step], records: list[Record], width: int, limit: int, budget: Budget | None
+) -> list[int]:
+    """Per step, its group's mines by total (Kronecker polynomials, as the forward counts)."""
+    cap_mask = (1 << ((limit + 1) * width)) - 1
+    back: dict[int, int] = {0: 1}
+    sums = [0] * len(steps)
+    after = 0  # cells of the groups after this step
+    for i in range(len(steps) - 1, -1, -1):
+        size = steps[i][0]
+        weights = steps[i][5]
+        here: dict[int, int] = {}
+        total = 0
+        spent = 0
+        for state, poly, moves in records[i]:
+            ways = mined = 0
+            for m, new in moves:
+                ahead = back.get(new)
+                if ahead is None:
+                    continue
+                if m:
+                    value = (ahead * weights[m]) << (m * width)
+                    ways += value
+                    mined += value * m
+                else:
+                    ways += ahead
+            spent += 1 + len(moves)
+            if ways:
+                here[state] = ways
+            if mined:
+                total += poly * mined
+                spent += (poly.bit_length() + mined.bit_length()) >> PRODUCT
+        after += size
+        if after > limit:
+            here = {state: ways & cap_mask for state, ways in here.items()}
+        if budget is not None:
+            budget.spend(spent)
+        sums[i] = total
+        back = here
+    return sums
+
+
+def _unpacked(
+    part: Part, order: list[int], final: int, sums: list[int], width: int, limit: int
+) -> Counted:
+    """The ``Counted`` of a component from its Kronecker polynomials: ``final`` (layouts by
+    total) and, per step of ``order``, its group's mines by total."""
+    mask = (1 << width) - 1
+    top = min(limit, sum(part.sizes), final.bit_length() // width)
+    totals = [(final >> (t * width)) & mask for t in range(top + 1)]
+    while totals and not totals[-1]:
+        totals.pop()
+    low = next((t for t, c in enumerate(totals) if c), len(totals))
+    by_group: list[list[int]] = [[]] * len(order)
+    for i, g in enumerate(order):
+        total = sums[i] >> (low * width)
+        by_group[g] = [0] * low + [(total >> (t * width)) & mask for t in range(len(totals) - low)]
+    return Counted(part.cells, part.sizes, totals, by_group)
+
+
+def _overdraw(budget: Budget | None, units: int) -> None:
+    """Spend ``units`` the budget does not have: raises ``TooHard``."""
+    if budget is not None:
+        budget.spend(units)
+
+
+class _TooMany(Exception):
+    """The listing of a component passed ``LISTED_NODES`` search steps."""
+
+
+def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted | None:
+    """Every layout of the component by a bounded depth-first search over ``order``, or None
+    when there are too many to list (``LISTED_NODES`` search steps; module docstring)."""
+    steps, guards = _steps(part, order)
+    width = sum(part.sizes) + 4
+    depth = len(steps)
+    sums = [0] * depth
+    nodes = LISTED_NODES
+
+    def walk(i: int, state: int, ways: int, total: int) -> int:
+        nonlocal nodes
+        if i == depth:
+            return 1
+        nodes -= 1
+        if nodes < 0:
+            raise _TooMany
+        size, touch, high_touch, capped, close, weights = steps[i]
+        guarded = state | guards
+        room = limit - total
+        if close >= 0:
+            m = (state >> close) & NEED_MASK
+            if m > size or m > room:
+                return 0
+            x = guarded - m * touch
+            if x & high_touch != high_touch:
+                return 0
+            new = x ^ guards
+            if (capped - new) & guards != guards:
+                return 0
+            if not m:
+                return walk(i + 1, new, ways, total)
+            child = walk(i + 1, new, ways * weights[m], total + m)
+            if not child:
+                return 0
+            value = (child * weights[m]) << (m * width)
+            sums[i] += (ways * m * value) << (total * width)
+            return value
+        poly = mined = 0
+        x = guarded
+        for m in range(min(size, room) + 1):
+            if x & high_touch != high_touch:
+                break
+            new = x ^ guards
+            x -= touch
+            if (capped - new) & guards != guards:
+                continue
+            if not m:
+                poly += walk(i + 1, new, ways, total)
+                continue
+            child = walk(i + 1, new, ways * weights[m], total + m)
+            if child:
+                value = (child * weights[m]) << (m * width)
+                poly += value
+                mined += m * value
+        if mined:
+            sums[i] += (ways * mined) << (total * width)
+        return poly
+
+    try:
+        final = walk(0, part.needs, 1, 0)
+    except _TooMany:
+        return None
+    finally:
+        if budget is not None:
+            budget.spend(NODE_COST * (LISTED_NODES - max(nodes, 0)))
+    return _unpacked(part, order, final, sums, width, limit)
