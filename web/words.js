@@ -77,6 +77,26 @@ const CODES = {
   "game-not-found": "There is no such game (or it is private): check the link.",
   "too-many-requests": "Too many requests at once: wait a moment and try again.",
   "spectators-off": "The players turned spectators off for this game.",
+  "seek-open": "You are already looking for an opponent in this variant (in another tab?): stop that search first.",
+  "seek-not-open": "That search has ended already.",
+  "seek-not-found": "That search is gone: start a new one.",
+  "seek-conflict": "Many players were being paired at that moment: try again.",
+  "bad-rating-range": "Choose a rating range whose lower end is below its upper end.",
+  "fair-play-restricted": "After a fair-play review your account plays unrated games only: untick Rated.",
+  "fair-play-private": "Only the player can see their fair-play record.",
+};
+
+export const RATING_RANGES = [
+  ["", "Any rating"],
+  ["100", "Within 100 of mine"],
+  ["200", "Within 200 of mine"],
+  ["400", "Within 400 of mine"],
+];
+
+export const FAIR_PLAY_STATUS = {
+  clear: "Clear: nothing to review.",
+  review: "Under review: a moderator will look at your recent rated games. Nothing changes for you until they decide.",
+  restricted: "Restricted after a review: you play unrated games only and are on no leaderboard.",
 };
 
 const STATUS = {

@@ -67,30 +67,36 @@ def seekers(served_module_api: Api) -> list[tuple[str, str]]:
     return found
 
 
+def _race(callers: list[auth.Caller], request: SeekRequest) -> dict[int, seeks.SeekAnswer]:
+    """Every caller seeks at the same moment, each in a thread of its own."""
+    barrier = threading.Barrier(len(callers))
+    answers: dict[int, seeks.SeekAnswer] = {}
+
+    def seek(n: int) -> None:
+        barrier.wait()
+        answers[n] = seeks.create_seek(callers[n], request)
+
+    threads = [threading.Thread(target=seek, args=(n,)) for n in range(len(callers))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
 def test_eight_accounts_seeking_at_once_make_four_games_round_after_round(
     served_api: Api, seekers: list[tuple[str, str]]
 ) -> None:
     """The seekers race in threads on the served stack's moto (serialized, as DynamoDB
     serializes conflicting writes). They call the use case with their verified identities:
     in one process, Powertools keeps the request's event on its resolver class, so handlers
-    run in threads would read each other's Authorization header (docs/local.md)."""
+    run in threads would read each other's Authorization header."""
     callers = [
         auth.Caller("account", player_id, f"seeker{n}") for n, (_, player_id) in enumerate(seekers)
     ]
     request = SeekRequest(move_deadline_s=3600, rated=True)
     for _ in range(ROUNDS):
-        barrier = threading.Barrier(SEEKERS)
-        answers: dict[int, seeks.SeekAnswer] = {}
-
-        def seek(n: int) -> None:
-            barrier.wait()
-            answers[n] = seeks.create_seek(callers[n], request)
-
-        threads = [threading.Thread(target=seek, args=(n,)) for n in range(SEEKERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        answers = _race(callers, request)
         assert len(answers) == SEEKERS  # no request failed
         stored = [
             store.get_seek(callers[n].player_id, answers[n].seek["seek_id"]) for n in range(SEEKERS)

@@ -142,7 +142,7 @@ def new_profile(player_id: str, kind: PlayerKind) -> Profile:
 
 def profile_item(profile: Profile) -> dict[str, Any]:
     """The profile's DynamoDB item."""
-    body = {
+    body: dict[str, Any] = {
         "kind": profile.kind,
         "created_at": profile.created_at,
         "username": profile.username,

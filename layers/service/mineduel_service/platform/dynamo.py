@@ -86,10 +86,17 @@ def get(key: Key, *, consistent: bool = True) -> Item | None:
     return dict(item) if item else None
 
 
-def put(item: Item, *, condition: str | None = None, values: Item | None = None) -> None:
+def put(
+    item: Item,
+    *,
+    condition: str | None = None,
+    values: Item | None = None,
+    names: dict[str, str] | None = None,
+) -> None:
     """One ``PutItem``; with ``condition``, ``WriteConflict`` when it does not hold."""
+    request = put_op(item, condition=condition, values=values, names=names)["Put"]
     try:
-        aws.dynamodb().put_item(**put_op(item, condition=condition, values=values)["Put"])
+        aws.dynamodb().put_item(**request)
     except _client_error() as exc:
         if condition is not None and _refused(exc):
             raise WriteConflict(["ConditionalCheckFailed"]) from None
