@@ -277,7 +277,8 @@ def finished_between(shard: str, after: str, until: str, limit: int) -> Iterator
     ``after`` and up to ``until``, oldest first (``Query`` pages of ``limit``)."""
     for item in dynamo.query(
         "fin_shard = :shard AND fin_at BETWEEN :after AND :until",
-        {":shard": {"S": shard}, ":after": {"S": after}, ":until": {"S": until}},
+        # A key value may not be empty: "0" sorts before every time (they start with "2").
+        {":shard": {"S": shard}, ":after": {"S": after or "0"}, ":until": {"S": until}},
         index=keys.FINISHED_INDEX,
         limit=limit,
     ):
