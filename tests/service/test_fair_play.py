@@ -49,6 +49,7 @@ def test_a_seats_figures_count_its_likeliest_and_engine_taps() -> None:
             _tap(0, 0.25, bot=[3, 4]),  # not likeliest, but the hard bot's own cell
             _tap(0, 0.25, bot=[5, 5]),  # neither
             _tap(1, 0.0),  # the other seat's
+            {**_tap(0, 0.0), "exact": False},  # past the work budget: estimated, not counted
             {"seat": 0, "action": "resign", "p_mine": None},
         ]
     }

@@ -53,6 +53,13 @@ API_MD_ROUTES = {
     ("GET", "/v1/players/{username}/games/export"): "PlayerExportFunction",
     ("GET", "/v1/exports"): "ExportsFunction",
     ("DELETE", "/v1/games/{game_id}/spectators"): "SpectatorsFunction",
+    ("POST", "/v1/seeks"): "SeeksFunction",
+    ("GET", "/v1/seeks"): "SeeksFunction",
+    ("GET", "/v1/seeks/{seek_id}"): "SeeksFunction",
+    ("DELETE", "/v1/seeks/{seek_id}"): "SeeksFunction",
+    ("GET", "/v1/players/{username}/fair-play"): "FairPlayFunction",
+    ("GET", "/v1/moderation/cases"): "ModerationFunction",
+    ("POST", "/v1/moderation/cases/{case_id}"): "ModerationFunction",
 }
 ROOT = Path(__file__).resolve().parents[2]
 SEED_READERS = {
@@ -72,6 +79,7 @@ UNROUTED = {
     "LeaderboardSnapshotFunction",
     "DailyHousekeepingFunction",
     "MonthlyExportFunction",
+    "FairPlayScreenFunction",
     "LiveConnectFunction",
     "LiveDisconnectFunction",
     "LiveMessageFunction",

@@ -1,7 +1,9 @@
 """The screening rule, pure (no I/O): a rated game's figures per seat, from its post-game
 analysis, and a player's window of recent games against people's (docs/fair-play.md).
 
-Per rated game and seat, over the seat's taps (``analysis.moves``, docs/analysis.md):
+Per rated game and seat, over the seat's taps (``analysis.moves``, docs/analysis.md) on
+positions the analysis counted exactly (one past the work budget is estimated, and would
+judge a player by chances nobody knew):
 
 - ``accuracy``: the share of taps on a cell with the board's highest mine chance (``loss`` 0:
   ``p_mine`` is ``p_best``). In mine-duel the likeliest *mine* is the greedy tap, the one a
@@ -80,8 +82,8 @@ def seat_figures(
     for move in analysis.get("moves", ()):
         if move.get("seat") != seat or move.get("action", "tap") != "tap":
             continue
-        if move.get("p_mine") is None:
-            continue
+        if move.get("p_mine") is None or move.get("exact") is False:
+            continue  # a bomb or a guess; or a position past the work budget (estimated)
         taps += 1
         lost = float(move["loss"])
         loss += lost

@@ -58,7 +58,7 @@ def create_game(caller: auth.Caller, request: CreateGameRequest) -> dict[str, An
     settings = Settings.for_variant(request.variant, seats=request.seats, options=_options(request))
     _check_create(caller, request)
     invitees = _invitees(caller, request.invite)
-    creator = seat_for(caller, display_name(caller))
+    creator = seat_for(caller, display_name(caller, rated=request.rated))
     seats = _seats(creator, invitees, request)
     record = new_game(settings, seats, request.move_deadline_s, request.rated, request.bot_level)
     writes.persist(record, None)
@@ -160,7 +160,7 @@ def join_game(caller: auth.Caller, game_id: str, request: JoinRequest) -> dict[s
         if record.status != "waiting":
             raise GameNotWaiting(f"The game is {record.status}; its seats are no longer open.")
         index = _open_seat(record, caller.player_id)
-        name = name or display_name(caller)
+        name = name or display_name(caller, rated=record.rated)
         seats = list(record.seats)
         seats[index] = seat_for(caller, name, request.client_seed or "")
         full = all(seat.kind != "open" for seat in seats)
@@ -209,7 +209,7 @@ def rematch(cred: auth.Credential, game_id: str) -> dict[str, Any]:
     for index in order:
         seat = previous.seats[index]
         if seat.player_id == caller.player_id:
-            seats.append(seat_for(caller, display_name(caller)))
+            seats.append(seat_for(caller, display_name(caller, rated=previous.rated)))
         elif seat.kind == "account" and seat.player_id:
             profile = get_profile(seat.player_id)
             username = profile.username if profile and profile.username else seat.name

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..platform.errors import Conflict, Invalid, NotAllowed, NotFound
+from ..platform.errors import Conflict, Invalid, NotFound
 
 
 class SeekOpen(Conflict):
@@ -37,12 +37,3 @@ class BadRatingRange(Invalid):
 
     code = "bad-rating-range"
     default_message = "rating_range is [low, high] with low at most high."
-
-
-class FairPlayRestricted(NotAllowed):
-    """A moderator restricted the player: no rated pairing (docs/fair-play.md)."""
-
-    code = "fair-play-restricted"
-    default_message = (
-        "After a fair-play review your account plays unrated games only; seek an unrated game."
-    )

@@ -29,6 +29,7 @@ from ..games import writes
 from ..games.record import GameRecord, Seat
 from ..lobby.errors import VariantNotRated
 from ..lobby.new_games import new_game
+from ..people.errors import FairPlayRestricted
 from ..people.identity import account_only
 from ..people.profiles import new_profile, parse_profile
 from ..platform import auth, clock, dynamo, keys, pagination
@@ -39,7 +40,6 @@ from ..ratings.store import parse_rating
 from . import store
 from .errors import (
     BadRatingRange,
-    FairPlayRestricted,
     SeekConflict,
     SeekNotFound,
     SeekNotOpen,

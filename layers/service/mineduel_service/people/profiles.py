@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from ..platform import auth, clock, dynamo, keys
-from .errors import PlayerNotFound
+from .errors import FairPlayRestricted, PlayerNotFound
 
 PlayerKind = Literal["account", "guest"]
 USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
@@ -213,12 +213,18 @@ def player_by_name(username: str) -> Profile:
     return profile
 
 
-def display_name(caller: auth.Caller) -> str:
-    """The name a caller's seat shows: an account's username (or its stand-in), a guest's name."""
+def display_name(caller: auth.Caller, *, rated: bool = False) -> str:
+    """The name a caller's seat shows: an account's username (or its stand-in), a guest's name.
+
+    For a seat in a ``rated`` game, the same read also refuses a player a moderator restricted
+    (``FairPlayRestricted``): whoever seats a player reads this first, so no rated game of
+    theirs starts however it is made."""
     if caller.kind != "account":
         return caller.name
     profile = get_profile(caller.player_id)
     if profile is not None:
+        if rated and profile.restricted:
+            raise FairPlayRestricted()
         return profile.display_name
     return f"Player {caller.player_id.replace('-', '')[:6]}"
 
