@@ -67,7 +67,11 @@ export async function show(view) {
         h("button", { type: "button", class: "primary", "aria-label": `Play ${seek.name}`, onclick: (e) => {
           if (!session.signedIn()) { location.hash = "#/account"; return; }
           act(e.currentTarget, slot, async () => {
-            const mineNow = await api.post("/v1/seeks", { variant: seek.variant, move_deadline_s: seek.move_deadline_s, rated: seek.rated });
+            // The same game as theirs, taking only opponents of exactly their rating (where the
+            // variant has ratings): the server pairs with this seek, the nearest in rating.
+            const body = { variant: seek.variant, move_deadline_s: seek.move_deadline_s, rated: seek.rated };
+            if (seek.rating !== null && seek.rating !== undefined) body.rating_range = [seek.rating, seek.rating];
+            const mineNow = await api.post("/v1/seeks", body);
             if (mineNow.status === "paired") { location.hash = `#/game/${mineNow.game_id}`; return; }
             await api.del(`/v1/seeks/${mineNow.seek_id}`).catch(() => {});
             throw Object.assign(new Error("not paired"), { words: `${seek.name} is no longer waiting, or asked for opponents of another rating.` });

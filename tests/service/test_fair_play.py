@@ -98,7 +98,7 @@ def _move(game: dict[str, Any], style: str, rng: random.Random) -> tuple[int, in
     return choose_move(state, game["commitment"], "easy" if style == "honest" else "medium")
 
 
-def _play_rated(api: Api, tokens: dict[str, str], first: str, rng: random.Random) -> str:
+def _start_rated(api: Api, tokens: dict[str, str], first: str) -> dict[str, Any]:
     second = ASSISTED if first == HONEST else HONEST
     created = api.call(
         "POST",
@@ -107,7 +107,12 @@ def _play_rated(api: Api, tokens: dict[str, str], first: str, rng: random.Random
         body={"rated": True, "bots": 0, "seats": 2, "invite": [second], "move_deadline_s": 3600},
     )
     game = _ok(created, 201)
-    game = _ok(api.call("POST", f"/v1/games/{game['game_id']}/join", token=tokens[second]))
+    return _ok(api.call("POST", f"/v1/games/{game['game_id']}/join", token=tokens[second]))
+
+
+def _play_rated(api: Api, tokens: dict[str, str], first: str, rng: random.Random) -> str:
+    second = ASSISTED if first == HONEST else HONEST
+    game = _start_rated(api, tokens, first)
     styles = {0: "honest" if first == HONEST else "assisted"}
     styles[1] = "assisted" if styles[0] == "honest" else "honest"
     seated = {0: tokens[first], 1: tokens[second]}
@@ -135,7 +140,8 @@ Played = dict[str, Any]
 @pytest.fixture(scope="module")
 def played(served_module_api: Api) -> Iterator[Played]:
     """Ten rated games between the honest and the assisted account (each moving first in
-    half), then the screener's run, a couple of minutes later as its schedule would."""
+    half), and an eleventh that is still running (two moves in), then the screener's run, a
+    couple of minutes later as its schedule would."""
     api = served_module_api
     tokens = {name: api.player(name) for name in (HONEST, ASSISTED, BYSTANDER)}
     for token in tokens.values():
@@ -145,11 +151,17 @@ def played(served_module_api: Api) -> Iterator[Played]:
         _play_rated(api, tokens, HONEST if n % 2 else ASSISTED, rng)
         for n in range(screening.WINDOW)
     ]
+    running = _start_rated(api, tokens, HONEST)
+    for _ in range(2):
+        row, col = _move(running, "assisted", rng)
+        token = tokens[HONEST] if running["turn"]["seat"] == 0 else tokens[ASSISTED]
+        running = _ok(api.commit(token, running["game_id"], row, col, running["move_count"]))
+        running = running["game"]
     api.sweep()
     clock.advance(180)
     runs = [api.invoker.invoke("FairPlayScreenFunction", {})["done"] for _ in range(2)]
     tokens[MODERATOR] = _moderator_token(api)
-    yield {"api": api, "tokens": tokens, "games": games, "runs": runs}
+    yield {"api": api, "tokens": tokens, "games": games, "runs": runs, "running": running}
 
 
 def _record(api: Api, token: str, name: str) -> dict[str, Any]:
@@ -168,6 +180,12 @@ def test_the_screener_flags_the_assisted_player_only(played: Played) -> None:
     assert assisted["accuracy"] == 1.0 and assisted["mean_loss"] == 0.0
     assert honest["status"] == "clear" and honest["z"] < screening.REVIEW_Z
     assert {g["game_id"] for g in assisted["games"]} == set(played["games"])
+    # The running game is not screened: nothing about it is read, stored or shown, and its
+    # analysis (which would say where the mines are) is still refused.
+    running = played["running"]["game_id"]
+    assert running not in {g["game_id"] for g in honest["games"]}
+    refused = api.call("GET", f"/v1/games/{running}/analysis")
+    assert (refused.status, refused.error_code) == (409, "game-not-finished")
     # every game's analysis was stored for the analysis route too
     analysis = _ok(api.call("GET", f"/v1/games/{played['games'][0]}/analysis"))
     assert {m["seat"] for m in analysis["moves"]} == {0, 1}
@@ -260,6 +278,18 @@ def test_a_moderators_restriction_takes_the_player_off_the_leaderboard_and_rated
     assert (refused.status, refused.error_code) == (403, "fair-play-restricted")
     casual = _ok(api.call("POST", "/v1/seeks", token=tokens[ASSISTED], body={}), 201)
     _ok(api.call("DELETE", f"/v1/seeks/{casual['seek_id']}", token=tokens[ASSISTED]))
+    # no rated game however it is made: creating, joining, a rematch
+    rated = {"rated": True, "bots": 0, "seats": 2, "move_deadline_s": 3600}
+    made = api.call("POST", "/v1/games", token=tokens[ASSISTED], body=rated)
+    assert (made.status, made.error_code) == (403, "fair-play-restricted")
+    open_game = _ok(api.call("POST", "/v1/games", token=tokens[HONEST], body=rated), 201)
+    joined = api.call("POST", f"/v1/games/{open_game['game_id']}/join", token=tokens[ASSISTED])
+    assert (joined.status, joined.error_code) == (403, "fair-play-restricted")
+    _ok(api.call("DELETE", f"/v1/games/{open_game['game_id']}", token=tokens[HONEST]))
+    again = api.call("POST", f"/v1/games/{played['games'][0]}/rematch", token=tokens[ASSISTED])
+    assert (again.status, again.error_code) == (403, "fair-play-restricted")
+    unrated = _ok(api.call("POST", "/v1/games", token=tokens[ASSISTED], body={}), 201)
+    assert unrated["rated"] is False
     # a setting change does not put a restricted player back on the leaderboard
     _ok(api.call("PUT", "/v1/me", token=tokens[ASSISTED], body={"settings": {"leaderboard": True}}))
     assert _board(api) == [HONEST]
