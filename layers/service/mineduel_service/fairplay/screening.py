@@ -36,12 +36,16 @@ established and listed on a leaderboard."""
 TOLERANCE = 1e-9
 """A tap whose published loss is at most this took a likeliest cell (losses are published
 rounded to six decimals)."""
-REFERENCE_MEAN = 0.720
+REFERENCE_MEAN = 0.718
 """People's engine match over a window of ``WINDOW`` rated games: the mean..."""
-REFERENCE_SD = 0.098
-"""...and the standard deviation, over the simulated honest players' windows."""
-REVIEW_Z = 2.5
-"""A window this many standard deviations above people's opens a case."""
+REFERENCE_SD = 0.107
+"""...and the standard deviation, over the simulated honest players' windows (the calibration
+run: ``SEED=fair-play-calibration HONEST=200 ASSISTED=0 PARTIAL=0 CALIBRATE=1``, 2026-12-01;
+docs/fair-play.md)."""
+REVIEW_Z = 2.25
+"""A window this many standard deviations above people's opens a case: an engine match of
+0.959 or more. The calibration run's highest honest window was 1.83 (0.914); any window that
+follows the engine on 96% of its taps or more is over it."""
 DIGITS = 4
 
 
