@@ -8,9 +8,10 @@ import * as socket from "./socket.js";
 import { hashQuery } from "./router.js";
 import { VARIANTS, variantName } from "./variants.js";
 import { TIMES_PER_MOVE, BOT_LEVELS, RATING_RANGES, timePerMove } from "./words.js";
-
-const SEEK_POLL_MS = 5000;
 import { seatNames } from "./people.js";
+
+/** How often a waiting page reads its seek, in case the live socket is down. */
+const SEEK_POLL_MS = 5000;
 
 export async function show(view) {
   document.title = "Play · MineDuel";

@@ -418,6 +418,7 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     # game (her page's reads of the seek are cut off first: only the socket can tell her).
     go(ann, stack, "#/")
     ann.get_by_label("Time per move").select_option(label="5 minutes")
+    ann.get_by_label("Opponents").select_option(label="Within 200 of mine")
     ann.get_by_role("button", name="Quick pairing").click()
     expect(ann.locator(".waiting")).to_contain_text("Looking for an opponent", timeout=WAIT_MS)
     expect(ann.get_by_role("button", name="Stop looking")).to_be_visible()
@@ -429,6 +430,7 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     listed = seekers.get_by_role("listitem").filter(has_text="WebAnn")
     expect(listed).to_contain_text("5 minutes a move", timeout=WAIT_MS)
     expect(listed).to_contain_text("unrated")
+    expect(listed).to_contain_text("opponents rated 1300 to 1700")  # a new player's 1500, +-200
     expect(listed.get_by_role("button", name="Play WebAnn")).to_be_visible()
     axe_clean(bob, "the lobby (phone)")
     shot(bob, "lobby")
