@@ -139,7 +139,10 @@ def create_seek(caller: auth.Caller, request: SeekRequest) -> SeekAnswer:
             raise SeekOpen() from None
         raise SeekConflict() from None
     count("SeeksOpened")
-    paired = _match(seek)
+    # Found nothing to pair with: the seek may have been paired meanwhile by the very seek it
+    # would have found (whose request looked first), so it is read once more before it is
+    # answered as open.
+    paired = _match(seek) or _reread(seek)
     return SeekAnswer(seek_view(paired or seek, clock.now()), paired is not None)
 
 
