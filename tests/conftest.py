@@ -11,6 +11,8 @@ made it. Whether every grant is used can only be judged once every test ran, so
 ``tests/test_iam_policies.py`` runs last and judges that only when the run was complete: every
 test file collected and nothing deselected (``make test``); a partial run
 (``pytest tests/engine``, ``-k ...``) checks the calls it made and nothing more.
+
+moto: the local stack's patch (``mineduel.local.moto_patch``) is installed for every test.
 """
 
 from __future__ import annotations
@@ -22,8 +24,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from mineduel.local import iam
+from mineduel.local import iam, moto_patch
 
+# Every test's moto is the local stack's: transactions that cost what they touch, and leave
+# the table and its stream alone when cancelled (docs/local.md, "The moto patch").
+moto_patch.install()
 settings.register_profile("mineduel", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("mineduel")
 

@@ -8,6 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from mineduel_service.api import http
 from mineduel_service.contract.models import ProfileOut, UpdateMeRequest
+from mineduel_service.live import spectators
 from mineduel_service.people import players
 
 app = http.new_app()
@@ -36,8 +37,12 @@ def get_me() -> Response[ProfileOut]:
 )
 def update_me(request: Annotated[UpdateMeRequest, Body()]) -> Response[ProfileOut]:
     """200 with the profile; 409 ``username-taken``; 422 ``username-invalid`` or
-    ``username-reserved``."""
-    return http.json_response(200, players.update_me(http.caller(app), request))
+    ``username-reserved``. Spectators turned off: off in the caller's running games too."""
+    caller = http.caller(app)
+    profile = players.update_me(caller, request)
+    if request.settings is not None and request.settings.spectators is False:
+        spectators.off_in_running_games(caller)
+    return http.json_response(200, profile)
 
 
 lambda_handler = http.lambda_handler_for(app)

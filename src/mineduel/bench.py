@@ -9,6 +9,7 @@ skipped, so benchmarks can be added without touching this file's callers.
 from __future__ import annotations
 
 import importlib
+import time
 
 BENCHMARKS = (
     "mineduel.benchmarks.engine",
@@ -16,12 +17,15 @@ BENCHMARKS = (
     "mineduel.benchmarks.cost",
     "mineduel.benchmarks.analysis",
     "mineduel.benchmarks.live",
+    "mineduel.benchmarks.soak",
 )
 
 
 def main() -> None:
-    """Run every benchmark module that can be imported, in order."""
+    """Run every benchmark module that can be imported, in order, each timed."""
+    started = time.monotonic()
     for name in BENCHMARKS:
+        began = time.monotonic()
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -30,6 +34,8 @@ def main() -> None:
             print(f"({name} is not available; skipped)")
             continue
         module.main()
+        print(f"({name} took {time.monotonic() - began:.0f} s)", flush=True)
+    print(f"(make bench took {time.monotonic() - started:.0f} s)")
 
 
 if __name__ == "__main__":

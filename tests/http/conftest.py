@@ -1,4 +1,5 @@
-"""What the end-to-end tests share: Debian's Chromium, driven by Playwright."""
+"""What the end-to-end tests share: a local stack per module (a module may start its own), and
+Debian's Chromium, driven by Playwright."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
+
+from mineduel.local.stack import RunningStack, start_local_stack
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -19,6 +22,16 @@ CHROMIUM_FLAGS = [
     "--disable-extensions",
     "--no-first-run",
 ]
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[RunningStack]:
+    """A local stack on free ports for the module's tests, stopped after them."""
+    running = start_local_stack(port=0)
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 @pytest.fixture(scope="module")

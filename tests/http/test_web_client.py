@@ -3,7 +3,7 @@ on one local stack, by the accessible names the client's contract gives (docs/we
 plays each variant to the end through arm and commit; two accounts find each other (quick
 pairing, told live when paired; the lobby's players looking for an opponent; an invitation),
 see their own fair-play status on their profile (and not another's), play live (one on a
-phone, zoomed), resign, rematch, decline and cancel, and their sessions survive an hour of
+phone, zoomed), resign, rematch, decline and cancel, and their sessions survive a day of
 local clock; a guest becomes an account and keeps its games, sets up an authenticator app and
 signs in with its code, uploads a picture and plays the daily duel. On every screen axe-core
 finds no serious or critical violation, and no page logs an error or fails a request other
@@ -570,9 +570,10 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
         assert time.monotonic() < deadline, f"only {games} rated games were applied"
         time.sleep(0.2)
 
-    # An hour and a minute later (local clock): the tokens have expired, the pages refresh them
-    # and go on signed in; the leaderboard snapshot has run meanwhile.
-    advance_clock(stack, 3660)
+    # A day and a minute later (local clock), as a player coming back the next day: the hour-long
+    # tokens have expired, the pages refresh them (the refresh token lasts 30 days) and go on
+    # signed in; the leaderboard snapshot has run meanwhile.
+    advance_clock(stack, 86_460)
     # Each page learns that its token expired from one refused request, then refreshes it.
     watch.allow_status.add(401)
     nav(ann, "Leaderboard")
@@ -584,11 +585,13 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     nav(ann, "History")
     history = ann.get_by_role("list", name="Finished games")
     expect(history.get_by_role("listitem")).to_have_count(10)  # a page
-    expect(history.get_by_role("listitem").first).to_contain_text("won")  # newest first
+    # Newest first: the rematch, left with Bob to move, has ended in the day: Bob ran out of time.
+    expect(history.locator(f'[data-game="{rematch_id}"]')).to_contain_text("won")
+    expect(history.get_by_role("listitem").first).to_have_attribute("data-game", rematch_id)
     ann.get_by_role("button", name="Older games").click()
-    expect(history.get_by_role("listitem")).to_have_count(12)
+    expect(history.get_by_role("listitem")).to_have_count(13)
     expect(history.get_by_role("listitem").last).to_contain_text("won")  # the quick pairing
-    expect(history.get_by_role("link", name="Replay")).to_have_count(12)
+    expect(history.get_by_role("link", name="Replay")).to_have_count(13)
     expect(ann.get_by_role("button", name="Older games")).to_be_hidden()
     axe_clean(ann, "the history")
     shot(ann, "history")

@@ -10,7 +10,9 @@ import hashlib
 import io
 import json
 import random
+import struct
 import urllib.request
+import zlib
 from typing import TYPE_CHECKING, Any
 
 import boto3
@@ -238,6 +240,24 @@ def _text_pretending() -> bytes:
     return b"\x89PNG\r\n\x1a\n<script>alert(1)</script>"
 
 
+def _png_claiming(width: int, height: int) -> bytes:
+    """A real small PNG whose header (IHDR, its CRC made right) claims ``width`` x ``height``:
+    big enough that Pillow's decompression-bomb check would fire before the side check."""
+    data = bytearray(picture("PNG", (32, 32)))
+    assert data[12:16] == b"IHDR"
+    data[16:24] = struct.pack(">II", width, height)
+    data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])))
+    return bytes(data)
+
+
+def _jpeg_claiming(width: int, height: int) -> bytes:
+    """A real small JPEG whose frame header (SOF0) claims ``width`` x ``height``."""
+    data = bytearray(picture("JPEG", (32, 32)))
+    at = data.index(b"\xff\xc0")
+    data[at + 5 : at + 9] = struct.pack(">HH", height, width)
+    return bytes(data)
+
+
 BAD_UPLOADS = [
     ("gif", _gif, 415, "avatar-unsupported-type"),
     ("svg", lambda: b'<svg xmlns="http://www.w3.org/2000/svg"/>', 415, "avatar-unsupported-type"),
@@ -247,6 +267,8 @@ BAD_UPLOADS = [
     ("png-header-then-text", _text_pretending, 422, "avatar-not-an-image"),
     ("tiny", lambda: picture("PNG", (8, 8)), 422, "avatar-bad-dimensions"),
     ("huge", lambda: picture("PNG", (4000, 20)), 422, "avatar-bad-dimensions"),
+    ("png-bomb-header", lambda: _png_claiming(100_000, 100_000), 422, "avatar-bad-dimensions"),
+    ("jpeg-bomb-header", lambda: _jpeg_claiming(65_000, 65_000), 422, "avatar-bad-dimensions"),
 ]
 
 

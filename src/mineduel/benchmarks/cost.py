@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import re
 import secrets
 import statistics
 import tempfile
@@ -65,6 +66,8 @@ AWS_LATENCY_MS = {
 }
 """Assumed in-region latency of each AWS call on Lambda (typical medians), billed as the
 function's duration instead of moto's time over loopback on this machine, which is not AWS's."""
+CLIENT_RETRIES = 3
+"""A refused write the API says to retry (409 ``*-conflict``) is retried, as a client would."""
 COLD_START_SHARE = 0.05  # assumed share of requests that land on a new execution environment
 LAMBDA_PLATFORM_LOG_BYTES = 350  # assumed: Lambda's own START, END and REPORT lines
 LABEL_FUNCTIONS = {
@@ -129,7 +132,9 @@ class Bench:
         self.fanout.after(label)
 
     def client(self, token: str | None = None) -> ApiClient:
-        return ApiClient(self._send, token)
+        """A client through the meter that retries what a client retries (409 ``*-conflict``,
+        429): each attempt is measured as the request it is."""
+        return ApiClient(self._send, token, retries=CLIENT_RETRIES)
 
     def _send(self, request: HttpRequest) -> HttpResponse:
         label = self._label
@@ -279,7 +284,10 @@ class Bench:
         four-seat rated games first (unmeasured) so they are established."""
         try:
             names = [f"rater-{n}" for n in "abcd"]
-            players = [ApiClient(self.stack.api.handle, _account_token(n)) for n in names]
+            players = [
+                ApiClient(self.stack.api.handle, _account_token(n), retries=CLIENT_RETRIES)
+                for n in names
+            ]
         except Exception as exc:  # moto's Cognito is optional for the figures that matter
             self.skipped.append(f"ratings: no account tokens from moto's Cognito ({exc})")
             return
@@ -669,6 +677,51 @@ def report_cost(run: Run) -> list[str]:
     return lines
 
 
+README = Path(__file__).resolve().parents[3] / "README.md"
+README_FIGURES = {
+    "write units a move": re.compile(r"A move costs about ([\d.]+) DynamoDB write units"),
+    "write units a commit": re.compile(r"\(a commit, with the bot's replies, ([\d.]+)\)"),
+    "read units a move": re.compile(r"and ([\d.]+) read units"),
+    "$ per 1,000 games": re.compile(r"1,000 games vs the bot about \$([\d.]+)"),
+}
+"""The figures README.md's "What it costs" states, each checked against this run."""
+
+
+def headline(run: Run) -> dict[str, float]:
+    """The figures README.md states, as this run measured them."""
+    commits = all_commits(run)
+    moves = sum(s.moves for s in commits)
+    usage, mix = game_usage(run)
+    fan = fanout_usage(run, mix)
+    total = sum(usd for _, usd in cost_lines(usage, 1000, PRICES))
+    total += sum(usd for _, usd in fanout_cost_lines(fan, 1000, PRICES))
+    plain = run.meter.by_label()["commit"]
+    return {
+        "write units a move": sum(s.write_units for s in commits) / moves,
+        "write units a commit": statistics.mean(s.write_units for s in plain),
+        "read units a move": sum(s.read_units for s in commits) / moves,
+        "$ per 1,000 games": total,
+    }
+
+
+def report_readme(run: Run, readme: Path = README) -> list[str]:
+    """Each of README.md's cost figures beside this run's (README says what ``make bench``
+    prints: a figure off by more than its last digit is reported as stale)."""
+    text = readme.read_text(encoding="utf-8")
+    lines = ["README.md's figures against this run:"]
+    for name, measured in headline(run).items():
+        found = README_FIGURES[name].search(text)
+        if found is None:
+            lines.append(f"  {name}: measured {measured:.2f}; README states none (STALE)")
+            continue
+        stated = found.group(1)
+        digits = len(stated.partition(".")[2])
+        agrees = abs(float(stated) - measured) <= 10**-digits
+        verdict = "agrees" if agrees else "STALE: update README.md"
+        lines.append(f"  {name}: README {stated}, measured {measured:.{digits + 1}f} ({verdict})")
+    return lines
+
+
 def report_people(run: Run) -> list[str]:
     """What a game between two accounts costs, in all: the profiles, the invitation, the join,
     every commit, the end with its index items and statistics, a history read."""
@@ -780,6 +833,8 @@ def main() -> None:
         print(line)
     print()
     for line in report_cost(run):
+        print(line)
+    for line in report_readme(run):
         print(line)
     for note in run.skipped:
         print(f"note: {note}")

@@ -8,6 +8,7 @@ scheduler loop), prints where to find it and how to try it, and runs until Ctrl-
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -76,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
         finally:
             print("\nStopping...", flush=True)
             stack.stop()
+            # The interpreter's last collection walks every object the stack made (moto's
+            # state, the environments' modules): measured at 5-7 s before exit. Nothing is left
+            # to finalise once the stack has stopped, so those objects are frozen out of it.
+            gc.freeze()
     finally:
         stops.close(ignore_further=True)
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ from .http_events import HttpRequest, HttpResponse
 
 Transport = Callable[[HttpRequest], HttpResponse]
 TIMEOUT_S = 60
+RETRY_PAUSE_S = 0.05
 
 
 def http_transport(base_url: str) -> Transport:
@@ -56,13 +58,34 @@ class Reply:
         """The body parsed as JSON."""
         return json.loads(self.body)
 
+    def ok(self, status: int = 200) -> Any:
+        """The body parsed as JSON, once the status is ``status`` (AssertionError otherwise)."""
+        _expect(self, status)
+        return self.json()
+
+    @property
+    def retryable(self) -> bool:
+        """A refusal a client retries as it is: another request changed the game (or profile)
+        at the same moment (409 ``*-conflict``, docs/api.md), or the gateway's throttle (429)."""
+        if self.status == 429:
+            return True
+        if self.status != 409:
+            return False
+        try:
+            code = str(self.json().get("code", ""))
+        except (ValueError, AttributeError):
+            return False
+        return code.endswith("-conflict")
+
 
 class ApiClient:
-    """Calls the API as one caller (with a bearer token once it has one)."""
+    """Calls the API as one caller (with a bearer token once it has one); with ``retries``, a
+    retryable refusal (:attr:`Reply.retryable`) is sent again, up to that many times."""
 
-    def __init__(self, transport: Transport, token: str | None = None) -> None:
+    def __init__(self, transport: Transport, token: str | None = None, retries: int = 0) -> None:
         self.transport = transport
         self.token = token
+        self.retries = retries
 
     def call(
         self,
@@ -81,9 +104,14 @@ class ApiClient:
             payload = json.dumps(body).encode("utf-8")
             sent["content-type"] = "application/json"
         sent.update(headers or {})
-        answer = self.transport(HttpRequest(method, path, query, list(sent.items()), payload))
-        lowered = {name.lower(): value for name, value in answer.headers}
-        return Reply(answer.status, lowered, answer.body)
+        for attempt in range(self.retries + 1):
+            answer = self.transport(HttpRequest(method, path, query, list(sent.items()), payload))
+            lowered = {name.lower(): value for name, value in answer.headers}
+            reply = Reply(answer.status, lowered, answer.body)
+            if not reply.retryable or attempt == self.retries:
+                break
+            time.sleep(RETRY_PAUSE_S * (attempt + 1))
+        return reply
 
     def become_guest(self) -> dict[str, Any]:
         """``POST /v1/guests``; the client then acts as that guest."""

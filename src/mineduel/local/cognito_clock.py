@@ -1,6 +1,7 @@
 """The embedded moto's Cognito tokens follow the local clock, as the API's expiry check does.
 
-The API checks an account token's ``exp`` against the service's clock (``mineduel_service.clock``),
+The API checks an account token's ``exp`` against the service's clock
+(``mineduel_service.platform.clock``),
 which ``POST /_local/clock`` moves forward; moto stamps ``iat`` and ``exp`` from the system clock.
 Without this, moving the local clock an hour expires every token (right) but a refresh then gives
 tokens that are already at their expiry by the API's clock (wrong: on AWS a refreshed token is

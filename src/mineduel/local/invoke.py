@@ -3,8 +3,9 @@
 The handler module is loaded by file path from the function's CodeUri (a unique module name per
 function, no ``sys.path`` edits), so two functions' ``app.py`` never shadow each other and the
 code that runs is exactly the code SAM would deploy. Each calling thread gets its own copy of a
-module, as each Lambda execution environment does: a Powertools resolver keeps the current
-event on itself, so one copy must never serve two requests at once.
+module and its own ``isolation.Environment``, as each Lambda execution environment has its own
+process: Powertools keeps the current event on its resolver class, so one environment must never
+serve two requests at once, nor see another's state.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from . import isolation
 from .provision import LocalStack
 from .template import FunctionSpec
 
@@ -51,6 +53,7 @@ def running(logical_id: str, stack: LocalStack) -> Iterator[None]:
 
 _load_lock = threading.Lock()
 _modules: dict[tuple[str, int], ModuleType] = {}
+_environments: dict[tuple[str, int], isolation.Environment] = {}
 
 
 @dataclass
@@ -96,10 +99,21 @@ def load_handler(spec: FunctionSpec) -> Handler:
     return handler
 
 
+def environment_for(spec: FunctionSpec) -> isolation.Environment:
+    """The environment of the calling thread's copy of the function's module."""
+    key = (str(spec.module_file), threading.get_ident())
+    with _load_lock:
+        found = _environments.get(key)
+        if found is None:
+            found = _environments[key] = isolation.Environment(spec.logical_id)
+        return found
+
+
 class Invoker:
     """Invokes a provisioned stack's functions by logical id or by ARN."""
 
     def __init__(self, stack: LocalStack) -> None:
+        isolation.install()
         self.stack = stack
 
     def context(self, logical_id: str) -> LambdaContext:
@@ -113,7 +127,7 @@ class Invoker:
         """Run the function ``logical_id`` on ``event`` and return what the handler returns."""
         spec = self.stack.template.functions[logical_id]
         handler = load_handler(spec)
-        with running(logical_id, self.stack):
+        with isolation.running_in(environment_for(spec)), running(logical_id, self.stack):
             return handler(event, self.context(logical_id))
 
     def invoke_arn(self, arn: str, event: Any) -> Any:

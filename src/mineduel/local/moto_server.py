@@ -7,14 +7,18 @@ the whole WSGI app. The handlers stay concurrent, as Lambda's would be: only AWS
 
 moto keeps its state in process-wide backends, shared by every moto server and ``mock_aws`` in
 the process; an :class:`EmbeddedMoto` therefore starts from, and leaves behind, an empty AWS
-(moto's own ``/moto-api/reset``), so one stack never sees another's tables.
+(moto's own ``/moto-api/reset``), so one stack never sees another's tables. It runs the patched
+moto (``moto_patch``: transactions that cost what they touch, a stream that keeps 24 hours,
+TTL), and :meth:`EmbeddedMoto.locked` lets the local stack work on moto's backends directly
+(the TTL process) between two AWS calls, never during one.
 """
 
 from __future__ import annotations
 
 import threading
 import urllib.request
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from moto.moto_server.werkzeug_app import (
@@ -23,6 +27,8 @@ from moto.moto_server.werkzeug_app import (
     create_backend_app,
 )
 from werkzeug.serving import BaseWSGIServer, make_server
+
+from . import moto_patch
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -33,10 +39,10 @@ class SerializedApp:
 
     def __init__(self, app: WsgiApp) -> None:
         self._app = app
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
-        with self._lock:
+        with self.lock:
             chunks = self._app(environ, start_response)
             try:
                 return [b"".join(chunks)]
@@ -57,7 +63,9 @@ class EmbeddedMoto:
     """moto's server app behind :class:`SerializedApp`, served from a daemon thread."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        moto_patch.install()
         app = SerializedApp(DomainDispatcherApplication(create_backend_app))
+        self._app = app
         self._server: BaseWSGIServer = make_server(
             host, port, app, threaded=True, request_handler=_QuietHandler
         )
@@ -69,6 +77,12 @@ class EmbeddedMoto:
     def endpoint_url(self) -> str:
         """The URL to give boto3 (``AWS_ENDPOINT_URL``)."""
         return f"http://{self._server.host}:{self._server.port}"
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold moto between two AWS calls (to work on its backends in this thread)."""
+        with self._app.lock:
+            yield
 
     def start(self) -> EmbeddedMoto:
         """Serve an empty AWS in the background (the socket is bound: requests can start now)."""

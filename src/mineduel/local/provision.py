@@ -26,6 +26,7 @@ DEFAULT_STACK = "mineduel-local"
 # choose them): passkeys on the local stack could only ever be used from localhost.
 LOCAL_PARAMETERS = {"PasskeyRelyingPartyId": "localhost"}
 _SUB_VAR = re.compile(r"\$\{([^}!][^}]*)\}")
+_DYNAMIC_REFERENCE = re.compile(r"\{\{resolve:(?P<service>[a-z-]+):(?P<rest>[^}]+)\}\}")
 
 
 @dataclass
@@ -120,6 +121,21 @@ def provision(
     return LocalStack(template, region, stack_name, builder.created, environments, outputs)
 
 
+_PASSWORD_OPTIONS = frozenset(
+    {
+        "PasswordLength",
+        "ExcludeCharacters",
+        "ExcludeNumbers",
+        "ExcludePunctuation",
+        "ExcludeUppercase",
+        "ExcludeLowercase",
+        "IncludeSpace",
+        "RequireEachIncludedType",
+    }
+)
+"""The ``GenerateSecretString`` options that ``GetRandomPassword`` takes under the same name."""
+
+
 class _Builder:
     """Resolves intrinsic functions, creating each referenced resource the first time it is met."""
 
@@ -150,6 +166,7 @@ class _Builder:
             "AWS::Serverless::HttpApi": self._http_api,
             "AWS::Serverless::LayerVersion": self._layer,
             "AWS::SQS::Queue": self._queue,
+            "AWS::SecretsManager::Secret": self._secret,
             "AWS::SNS::Topic": self._topic,
             "AWS::CloudWatch::Alarm": self._alarm,
             "AWS::Scheduler::Schedule": self._schedule,
@@ -241,7 +258,20 @@ class _Builder:
                 return self._get_att(target, attr)
             return self._ref(name)
 
-        return _SUB_VAR.sub(one, str(text))
+        return self._dynamic_references(_SUB_VAR.sub(one, str(text)))
+
+    def _dynamic_references(self, text: str) -> str:
+        """``{{resolve:secretsmanager:ID}}`` replaced by the secret's value, as CloudFormation
+        resolves a dynamic reference at deploy time (only whole SecretStrings are used here)."""
+
+        def one(match: re.Match[str]) -> str:
+            if match.group("service") != "secretsmanager":
+                raise TemplateError(f"the local stack cannot resolve {match.group(0)}")
+            secret_id = match.group("rest").split(":SecretString", 1)[0]
+            answer = self._client("secretsmanager").get_secret_value(SecretId=secret_id)
+            return str(answer["SecretString"])
+
+        return _DYNAMIC_REFERENCE.sub(one, text)
 
     def _props(self, props: dict[str, Any]) -> dict[str, Any]:
         resolved: dict[str, Any] = self.resolve(props)
@@ -402,6 +432,21 @@ class _Builder:
             "QueueArn"
         ]
         return Physical(url, {"Arn": arn, "QueueName": name, "QueueUrl": url})
+
+    def _secret(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        """A secret, its value generated as ``GenerateSecretString`` asks (Secrets Manager's own
+        random password, which CloudFormation uses too)."""
+        p = self._props(props)
+        name = p.get("Name") or f"{self.stack_name}-{logical_id}"
+        client = self._client("secretsmanager")
+        spec = p.get("GenerateSecretString")
+        if spec is not None:
+            options = {k: v for k, v in spec.items() if k in _PASSWORD_OPTIONS}
+            value = client.get_random_password(**options)["RandomPassword"]
+        else:
+            value = str(p["SecretString"])
+        arn = client.create_secret(Name=name, SecretString=value)["ARN"]
+        return Physical(arn, {"Id": arn})
 
     def _topic(self, logical_id: str, props: dict[str, Any]) -> Physical:
         p = self._props(props)

@@ -15,6 +15,12 @@ moto stores schedules but never fires them. This loop does what Scheduler does, 
 - a delivery that fails (no such function, or the role does not allow it) is retried on later
   ticks up to the target's ``RetryPolicy.MaximumRetryAttempts``, then sent to the target's
   dead-letter queue if it has one, and the schedule completes.
+
+Between ticks it sleeps until the next schedule is due by the clock, or until a schedule is
+written (:meth:`SchedulerLoop.wake`, which the embedded moto's patch calls) or the clock is
+moved (:meth:`SchedulerLoop.run_now`), at most ``SLEEP_CAP_S``: an idle stack does not ask moto
+for its schedules twice a second. Without ``wake`` (an endpoint of your own), it lists them
+every ``interval_s`` as before.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ _AT = re.compile(r"^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$")
 _RATE = re.compile(r"^rate\((\d+)\s+(minute|minutes|hour|hours|day|days)\)$")
 _UNITS = {"minute": 60, "hour": 3600, "day": 86400}
 DEFAULT_RETRIES = 185  # Scheduler's default MaximumRetryAttempts
+SLEEP_CAP_S = 60.0
+"""Told of schedule writes, the loop still looks at least this often."""
 
 Deliver = Callable[[str, dict[str, Any]], Any]
 """Invoke a target function asynchronously by ARN; raises LookupError when it does not exist."""
@@ -92,6 +100,11 @@ class SchedulerLoop:
         self._done = 0
         self._last_fired: list[str] = []
         self._stopped = False
+        self._told_of_writes = False
+        self._written = False
+        self._next_due: datetime | None = None
+        self.ticks = 0
+        """How many times the schedules were listed (for the tests)."""
         self._thread = threading.Thread(target=self._run, name="scheduler-loop", daemon=True)
 
     def _schedules(self) -> list[dict[str, Any]]:
@@ -105,8 +118,10 @@ class SchedulerLoop:
     def tick(self) -> list[str]:
         """Fire every schedule due now; returns their names in the order they were fired."""
         with self._tick_lock:
+            self.ticks += 1
             now = self._now()
             due: list[tuple[datetime, dict[str, Any]]] = []
+            upcoming: list[datetime] = []
             for summary in self._schedules():
                 try:
                     schedule = self._client.get_schedule(
@@ -114,28 +129,41 @@ class SchedulerLoop:
                     )
                 except ClientError:
                     continue  # deleted meanwhile
-                when = self._due(schedule, now)
-                if when is not None:
+                when = self._when(schedule, now)
+                if when is None:
+                    continue
+                if when <= now:
                     due.append((when, schedule))
+                else:
+                    upcoming.append(when)
             fired: list[str] = []
             for _, schedule in sorted(due, key=lambda item: item[0]):
                 if self._fire_one(schedule, now):
                     fired.append(schedule["Name"])
+                    upcoming.extend(self._when_after(schedule, now))
+                else:  # its delivery failed: the next attempt is the next tick's
+                    upcoming.append(now + timedelta(seconds=self._interval))
+            self._next_due = min(upcoming, default=None)
             return fired
 
-    def _due(self, schedule: dict[str, Any], now: datetime) -> datetime | None:
+    def _when(self, schedule: dict[str, Any], now: datetime) -> datetime | None:
+        """When the schedule is next due (maybe already); None if it never fires again."""
         if schedule.get("State", "ENABLED") != "ENABLED":
             return None
         key = _key(schedule)
         expression = schedule["ScheduleExpression"]
         when = due_time(expression, schedule.get("ScheduleExpressionTimezone"))
         if when is not None:
-            return when if when <= now and key not in self._completed else None
+            return when if key not in self._completed else None
         period = rate_period(expression)
         if period is None:
             return None
-        next_at = self._next_rate.setdefault(key, now + period)
-        return next_at if next_at <= now else None
+        return self._next_rate.setdefault(key, now + period)
+
+    def _when_after(self, schedule: dict[str, Any], now: datetime) -> list[datetime]:
+        """When a schedule that just fired is due again (a rate schedule's next run)."""
+        when = self._when(schedule, now)
+        return [when] if when is not None and when > now else []
 
     def _fire_one(self, schedule: dict[str, Any], now: datetime) -> bool:
         """Deliver one due schedule; True once it is delivered or given up (dead-lettered)."""
@@ -197,14 +225,33 @@ class SchedulerLoop:
                 if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
                     raise
 
+    def wake(self) -> None:
+        """A schedule was created, updated or deleted: look at them now (and from then on,
+        sleep until the next is due or the next write)."""
+        with self._cond:
+            self._told_of_writes = True
+            self._written = True
+            self._cond.notify_all()
+
+    def _sleep_s(self) -> float:
+        """How long the loop may sleep before it must look at the schedules again."""
+        if not self._told_of_writes:
+            return self._interval
+        if self._next_due is None:
+            return SLEEP_CAP_S
+        until = (self._next_due - self._now()).total_seconds()
+        return min(max(until, 0.0), SLEEP_CAP_S)
+
     def _run(self) -> None:
         while True:
             with self._cond:
                 self._cond.wait_for(
-                    lambda: self._requested > self._done or self._stopped, timeout=self._interval
+                    lambda: self._requested > self._done or self._stopped or self._written,
+                    timeout=self._sleep_s(),
                 )
                 if self._stopped:
                     return
+                self._written = False
                 covering = self._requested
             try:
                 fired = self.tick()

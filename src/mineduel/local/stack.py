@@ -3,8 +3,11 @@
 :func:`start_local_stack` is what ``mineduel serve`` and the end-to-end tests run. It embeds a
 moto server unless ``AWS_ENDPOINT_URL`` already names one, provisions template.yaml on it,
 exports the functions' environment, and serves the template's routes on a threading HTTP server
-with a scheduler loop firing due schedules. Everything it changed in ``os.environ`` and in the
-service's clock is put back by :meth:`RunningStack.stop`, so a test session can go on afterwards.
+with a scheduler loop firing due schedules. With the embedded moto, it also runs DynamoDB's TTL
+process (``ttl``), keeps the stream to its 24 hours by the stack's clock, and lets the stream
+trigger and the scheduler sleep until moto is written (``moto_patch``). Everything it changed in
+``os.environ``, in the service's clock and in the moto patch's clock is put back by
+:meth:`RunningStack.stop`, so a test session can go on afterwards.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import boto3
 from mineduel_service.platform import clock
 from mineduel_service.platform.config import reset_config
 
+from . import moto_patch
 from .cognito_clock import follow_local_clock
 from .cors import Cors
 from .environments import EnvironmentPool
@@ -32,6 +36,7 @@ from .server import LocalApi, LocalClock, make_http_server
 from .streams import StreamPoller, stream_pollers
 from .template import ROOT_TEMPLATE, Template, TemplateError
 from .throttle import RouteThrottle
+from .ttl import TtlProcess
 from .websocket import API_TYPE, STAGE_TYPE, LiveGateway, WebSocketRoutes
 
 DEFAULT_REGION = "us-east-1"
@@ -92,6 +97,16 @@ def pollers_for(stack: LocalStack, lambdas: LocalLambda) -> list[StreamPoller]:
     return stream_pollers(stack.template, stack.resolve, stack.region, deliver)
 
 
+def _waker(poller: StreamPoller) -> Callable[[str], None]:
+    """The stream-write callback that wakes ``poller`` for writes to its table."""
+
+    def wake(table_name: str) -> None:
+        if table_name == poller.table_name:
+            poller.wake()
+
+    return wake
+
+
 def router_for(template: Template) -> Router:
     """The HTTP API's routes, straight from the functions' ``HttpApi`` events."""
     return Router(Route(r.method, r.path, fn.logical_id) for r, fn in template.routes())
@@ -125,6 +140,8 @@ class RunningStack:
     api: LocalApi
     live: LiveGateway
     streams: list[StreamPoller]
+    ttl: TtlProcess | None = None
+    """DynamoDB's TTL process (with the embedded moto only)."""
     _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     def stop(self) -> None:
@@ -163,6 +180,7 @@ def start_local_stack(
             os.environ.setdefault(name, value)
         os.environ["AWS_DEFAULT_REGION"] = region
         endpoint = os.environ.get("AWS_ENDPOINT_URL")
+        moto: EmbeddedMoto | None = None
         if not endpoint:
             for name, value in _MOTO_SETTINGS.items():
                 os.environ.setdefault(name, value)
@@ -170,6 +188,8 @@ def start_local_stack(
             stoppers.append(moto.stop)
             # In this process, so its Cognito can stamp tokens by the local clock.
             stoppers.append(follow_local_clock())
+            moto_patch.configure(clock.now)
+            stoppers.append(moto_patch.configure)
             endpoint = os.environ["AWS_ENDPOINT_URL"] = moto.endpoint_url
         provisioned = provision(template_path, region=region, stack_name=stack_name)
         provisioned.export_environment()
@@ -185,6 +205,9 @@ def start_local_stack(
         lambdas = LocalLambda(provisioned, pool.invoke)
         loop = scheduler_for(provisioned, lambdas)
         if poll_schedules:
+            if moto is not None:
+                stoppers.append(moto_patch.on_schedule_write(loop.wake))
+                loop.wake()
             loop.start()
             stoppers.append(loop.stop)
         live = live_gateway_for(provisioned, pool.invoke).start(host, 0)
@@ -192,14 +215,28 @@ def start_local_stack(
         client_config["websocket_url"] = live.url
         pollers = pollers_for(provisioned, lambdas)
         for poller in pollers:
+            if moto is not None:
+                stoppers.append(moto_patch.on_stream_write(_waker(poller)))
+                poller.wake()
             poller.start()
             stoppers.append(poller.stop)
+        ttl: TtlProcess | None = None
+        if moto is not None:
+            ttl = TtlProcess(moto.locked, clock.now).start()
+            stoppers.append(ttl.stop)
+
+        def advance(seconds: float) -> None:
+            """The clock moves on: what has expired by then goes at once, as it would have
+            gone while the time passed."""
+            clock.advance(seconds)
+            if ttl is not None:
+                ttl.sweep()
 
         api = LocalApi(
             router_for(provisioned.template),
             pool.invoke,
             _OpenApiCache(provisioned.template),
-            LocalClock(now=clock.now, advance=clock.advance, fire_due=loop.run_now),
+            LocalClock(now=clock.now, advance=advance, fire_due=loop.run_now),
             Cors.from_template(provisioned.template.resources),
             lambdas,
             client_config,
@@ -236,6 +273,7 @@ def start_local_stack(
             api=api,
             live=live,
             streams=pollers,
+            ttl=ttl,
             _stoppers=stoppers,
         )
     except BaseException:

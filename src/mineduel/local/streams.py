@@ -4,13 +4,21 @@ moto keeps a table's stream (``dynamodbstreams``) but never invokes a function w
 poller does, for each function of the template with a ``DynamoDB`` event:
 
 - it reads every shard of the stream from where it started (``StartingPosition: LATEST``, as
-  the template says), a few times a second, and hands the new records to the function in one
-  event per batch (at most ``BatchSize``), in Lambda's record format (binary attributes
-  base64-encoded, ``ApproximateCreationDateTime`` in epoch seconds);
+  the template says) and hands the new records to the function in one event per batch (at most
+  ``BatchSize``), in Lambda's record format (binary attributes base64-encoded,
+  ``ApproximateCreationDateTime`` in epoch seconds, ``userIdentity`` as Lambda spells it);
+- it reads when the stream is written: with the embedded moto, the moto patch tells it
+  (:meth:`StreamPoller.wake`, from ``mineduel.local.moto_patch.on_stream_write``), and it
+  sleeps otherwise, reading once every ``SAFETY_POLL_S`` in case; with an endpoint of your
+  own it polls, every ``interval_s`` while records come and backing off to ``MAX_BACKOFF_S``
+  while none do;
 - it applies the event's ``FilterCriteria`` first (exact values, ``prefix`` and nested keys:
   what the template uses), so the function sees what it would see on AWS;
 - a function that raises gets the same batch again, up to ``MaximumRetryAttempts``, then the
-  batch is skipped (logged), as Lambda does without an on-failure destination.
+  batch is skipped (logged), as Lambda does without an on-failure destination;
+- an iterator that expired (15 minutes unused) is replaced by one after the last record read;
+  one that points at records the stream no longer keeps (24 hours) starts again at the oldest
+  kept, as Lambda's mapping does.
 
 Needs ``AWS_ACCOUNT_ID_ENDPOINT_MODE=disabled`` with current botocore, whose account-based
 DynamoDB endpoints moto does not answer (the stack sets it).
@@ -27,12 +35,17 @@ from datetime import datetime
 from typing import Any, Literal
 
 import boto3
+from botocore.exceptions import ClientError
 
 from .template import Template
 
 LOG = logging.getLogger("mineduel-local.streams")
 DEFAULT_BATCH = 100
 DEFAULT_RETRIES = 2
+SAFETY_POLL_S = 30.0
+"""Told of every write, the poller still reads this often (and so keeps its iterators fresh)."""
+MAX_BACKOFF_S = 2.0
+"""Not told of writes (an endpoint of your own), it polls at most this far apart when idle."""
 
 Deliver = Callable[[str, dict[str, Any]], Any]
 """Invoke a function (logical id) synchronously with an event; raises if the function failed."""
@@ -73,8 +86,12 @@ def lambda_record(record: dict[str, Any], stream_arn: str, region: str) -> dict[
         "dynamodb": change,
         "eventSourceARN": stream_arn,
     }
-    if record.get("userIdentity"):
-        found["userIdentity"] = record["userIdentity"]
+    identity = record.get("userIdentity")
+    if identity:  # GetRecords' Identity shape; Lambda's event spells it in camel case
+        found["userIdentity"] = {
+            "type": identity.get("Type", identity.get("type")),
+            "principalId": identity.get("PrincipalId", identity.get("principalId")),
+        }
     return found
 
 
@@ -113,20 +130,45 @@ class StreamPoller:
         self._batch = batch_size
         self._retries = retries
         self._interval = interval_s
+        self._told_of_writes = False
         self._client = boto3.client("dynamodbstreams", region_name=region)
         self._iterators: dict[str, str | None] = {}
+        self._last_read: dict[str, str] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._written = threading.Event()
         self._thread = threading.Thread(target=self._run, name="stream-poller", daemon=True)
+        self.polls = 0
+        """How many times the stream was read (``GetRecords`` calls), for the tests."""
         self._subscribe_shards("LATEST")
+
+    @property
+    def table_name(self) -> str:
+        """The table whose stream this is (``arn:...:table/NAME/stream/...``)."""
+        return self._arn.split(":", 5)[5].split("/")[1]
 
     def _subscribe_shards(self, position: Literal["LATEST", "TRIM_HORIZON"]) -> None:
         shards = self._client.describe_stream(StreamArn=self._arn)["StreamDescription"]["Shards"]
         for shard in shards:
             if shard["ShardId"] not in self._iterators:
-                self._iterators[shard["ShardId"]] = self._client.get_shard_iterator(
-                    StreamArn=self._arn, ShardId=shard["ShardId"], ShardIteratorType=position
-                )["ShardIterator"]
+                self._iterators[shard["ShardId"]] = self._iterator(shard["ShardId"], position)
+
+    def _iterator(
+        self,
+        shard: str,
+        position: Literal["LATEST", "TRIM_HORIZON", "AFTER_SEQUENCE_NUMBER"],
+        after: str | None = None,
+    ) -> str:
+        extra = {"SequenceNumber": after} if after is not None else {}
+        answer = self._client.get_shard_iterator(
+            StreamArn=self._arn, ShardId=shard, ShardIteratorType=position, **extra
+        )
+        return str(answer["ShardIterator"])
+
+    def wake(self) -> None:
+        """The stream was written: read it now (and from now on, sleep until told)."""
+        self._told_of_writes = True
+        self._written.set()
 
     def run_now(self) -> int:
         """Read every shard and deliver what is new; how many records were delivered."""
@@ -135,9 +177,11 @@ class StreamPoller:
             for shard, start in list(self._iterators.items()):
                 iterator = start
                 while iterator:
-                    answer = self._client.get_records(ShardIterator=iterator, Limit=self._batch)
+                    answer = self._read(shard, iterator)
                     iterator = answer.get("NextShardIterator")
                     self._iterators[shard] = iterator
+                    if answer["Records"]:
+                        self._last_read[shard] = answer["Records"][-1]["dynamodb"]["SequenceNumber"]
                     records = [
                         lambda_record(dict(r), self._arn, self._region) for r in answer["Records"]
                     ]
@@ -146,8 +190,29 @@ class StreamPoller:
                         self._deliver_batch(wanted)
                         delivered += len(wanted)
                     if not answer["Records"]:
-                        break
+                        break  # read to its end, what the deliveries themselves wrote included
             return delivered
+
+    def _read(self, shard: str, iterator: str) -> dict[str, Any]:
+        """One ``GetRecords``, replacing an iterator that expired or points at trimmed data."""
+        self.polls += 1
+        try:
+            return dict(self._client.get_records(ShardIterator=iterator, Limit=self._batch))
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code")
+            if code == "ExpiredIteratorException":
+                last = self._last_read.get(shard)
+                fresh = (
+                    self._iterator(shard, "AFTER_SEQUENCE_NUMBER", last)
+                    if last is not None
+                    else self._iterator(shard, "LATEST")
+                )
+            elif code == "TrimmedDataAccessException":
+                LOG.error("%s: records were trimmed before they were read", self.function)
+                fresh = self._iterator(shard, "TRIM_HORIZON")
+            else:
+                raise
+            return dict(self._client.get_records(ShardIterator=fresh, Limit=self._batch))
 
     def _wanted(self, record: dict[str, Any]) -> bool:
         return not self._filters or any(matches(f, record) for f in self._filters)
@@ -162,11 +227,19 @@ class StreamPoller:
         LOG.error("%s: a batch of %d records skipped after retries", self.function, len(records))
 
     def _run(self) -> None:
-        while not self._stop.wait(self._interval):
+        pause = self._interval
+        while not self._stop.is_set():
+            self._written.wait(SAFETY_POLL_S if self._told_of_writes else pause)
+            self._written.clear()
+            if self._stop.is_set():
+                return
             try:
-                self.run_now()
+                delivered = self.run_now()
             except Exception:
                 LOG.exception("stream poll failed")
+                delivered = 0
+            # Not told of writes: poll fast while records come, back off while none do.
+            pause = self._interval if delivered else min(pause * 2, MAX_BACKOFF_S)
 
     def start(self) -> StreamPoller:
         """Poll in a daemon thread."""
@@ -176,6 +249,7 @@ class StreamPoller:
     def stop(self) -> None:
         """Stop polling after the current poll."""
         self._stop.set()
+        self._written.set()
         if self._thread.is_alive():
             self._thread.join()
 

@@ -2,18 +2,22 @@
 view only, and any player may turn spectators off for the rest of a game.
 
 A player allows it through the profile setting ``settings.spectators`` (true by default); the
-game's ``spectators_off`` is the in-game switch. Spectators only ever see what the public view
-shows (the game view of a non-seat, and push messages without private parts); the count of
-watchers is in the game view (``games.watchers.game_and_watchers``).
+game's ``spectators_off`` is the in-game switch. A player who sets ``settings.spectators`` false
+turns the switch off in every game they are still in (``off_in_running_games``), so the fan-out
+cuts the spectators already watching, as it does for the in-game switch. Spectators only ever
+see what the public view shows (the game view of a non-seat, and push messages without private
+parts); the count of watchers is in the game view (``games.watchers.game_and_watchers``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..games import writes
 from ..games.current import existing
 from ..games.errors import GameConflict
+from ..games.player_items import running_items
 from ..games.record import GameRecord
 from ..games.seats import seat_of
 from ..games.views import game_view
@@ -38,16 +42,34 @@ def unwatchable_reason(record: GameRecord) -> str | None:
 def turn_off(cred: auth.Credential, game_id: str) -> dict[str, Any]:
     """A player turns spectators off for the rest of the game (for good: it cannot be turned
     back on); the fan-out then unsubscribes every spectator."""
+    return game_view(_switch_off(game_id, lambda record: seat_of(record, cred, clock.now())))
 
-    def attempt() -> dict[str, Any]:
+
+def _switch_off(game_id: str, check: Callable[[GameRecord], object] | None = None) -> GameRecord:
+    """Turn the game's spectators off (once ``check`` passes); the game after it."""
+
+    def attempt() -> GameRecord:
         record = existing(game_id)
-        seat_of(record, cred, clock.now())
+        if check is not None:
+            check(record)
         if record.spectators_off:
-            return game_view(record)
+            return record
         if record.status in ("finished", "cancelled"):
             raise GameOver(f"The game is {record.status}; nobody watches it live.")
         after = record.evolve(spectators_off=True, version=record.version + 1)
         writes.persist(after, record)
-        return game_view(after)
+        return after
 
     return dynamo.read_modify_write(attempt, ATTEMPTS, GameConflict)
+
+
+def off_in_running_games(caller: auth.Caller) -> None:
+    """The caller no longer allows spectators (``settings.spectators`` false): every game they
+    are still in turns spectators off for the rest of it, so the spectators already watching
+    are unsubscribed and told (new ones are refused by ``unwatchable_reason``). Idempotent: a
+    ``PUT /v1/me`` retried after a conflict finishes the work."""
+    for item in running_items(caller.player_id):
+        try:
+            _switch_off(item["game_id"]["S"])
+        except GameOver:  # it ended meanwhile: nobody watches it any more
+            continue

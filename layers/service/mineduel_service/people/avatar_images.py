@@ -3,10 +3,12 @@ declared type, and what gets stored is a clean copy re-encoded from the decoded 
 
 The format is told from the first bytes (the file signature), so the decoder that runs is the one
 for that format alone: Pillow's parsers for other formats never see uploaded bytes. The size on
-each side is read from the header and checked before any pixel is decoded, so a small file that
-claims a huge picture costs nothing. Re-encoding drops every metadata block (EXIF, with any
-location in it, comments, text chunks), turns the picture upright by its EXIF orientation first,
-keeps only the first frame of an animation, and means no byte of the upload is ever served.
+each side is read from the header (by that format's plugin alone, before Pillow's
+decompression-bomb check, which would call a huge claim unreadable) and checked before any pixel
+is decoded, so a small file that claims a huge picture costs nothing and is refused for its size.
+Re-encoding drops every metadata block (EXIF, with any location in it, comments, text chunks),
+turns the picture upright by its EXIF orientation first, keeps only the first frame of an
+animation, and means no byte of the upload is ever served.
 
 Only the avatar upload function imports this module; Pillow comes from that function's own
 requirements.txt, not from the service layer, so no other function carries it.
@@ -18,7 +20,14 @@ import io
 import warnings
 from dataclasses import dataclass
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import (
+    Image,
+    ImageOps,
+    JpegImagePlugin,
+    PngImagePlugin,
+    UnidentifiedImageError,
+    WebPImagePlugin,
+)
 
 from .errors import AvatarBadDimensions, AvatarNotAnImage, AvatarTooLarge, AvatarUnsupportedType
 
@@ -109,12 +118,14 @@ def check(data: bytes) -> CheckedImage:
         other = other_type(data)
         raise unsupported(other) if other else not_an_image()
     try:
+        width, height = header_size(data, kind)
+        if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+            raise bad_dimensions(width, height)
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data), formats=[kind]) as image:
-                width, height = image.size
-                if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
-                    raise bad_dimensions(width, height)
+                if image.size != (width, height):
+                    raise not_an_image()
                 image.load()
                 upright = ImageOps.exif_transpose(image)
                 clean = _encode(upright, kind)
@@ -131,6 +142,27 @@ def check(data: bytes) -> CheckedImage:
     ):
         raise not_an_image() from None
     return CheckedImage(clean, CONTENT_TYPES[kind], upright.width, upright.height)
+
+
+_PLUGINS: dict[
+    str,
+    type[
+        PngImagePlugin.PngImageFile | JpegImagePlugin.JpegImageFile | WebPImagePlugin.WebPImageFile
+    ],
+] = {
+    "PNG": PngImagePlugin.PngImageFile,
+    "JPEG": JpegImagePlugin.JpegImageFile,
+    "WEBP": WebPImagePlugin.WebPImageFile,
+}
+
+
+def header_size(data: bytes, kind: str) -> tuple[int, int]:
+    """The width and height ``data``'s header claims, read by ``kind``'s own Pillow plugin and
+    nothing else: ``Image.open`` would first run Pillow's decompression-bomb check on them, and
+    refuse a picture claiming 100000 x 100000 as unreadable instead of as the wrong size."""
+    with _PLUGINS[kind](io.BytesIO(data)) as header:
+        width, height = header.size
+    return int(width), int(height)
 
 
 def _encode(image: Image.Image, kind: str) -> bytes:

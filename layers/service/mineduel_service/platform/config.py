@@ -41,9 +41,12 @@ class Config:
     live_endpoint: str = ""
     """The WebSocket API's management endpoint (``LIVE_API_ENDPOINT``), for the fan-out only."""
     event_bus_name: str = ""
-    # Where the web client is (the share page links back into it); empty: this same origin.
-    web_app_url: str = ""
     """The stack's own EventBridge bus (``EVENT_BUS_NAME``), for the fan-out only."""
+    web_app_url: str = ""
+    """Where the web client is (``WEB_APP_URL``; the share page links back into it); empty: this
+    same origin."""
+    cursor_key: str = ""
+    """The key pagination cursors are signed with (``CURSOR_KEY``), for the list functions only."""
 
     @property
     def issuer(self) -> str:
@@ -102,6 +105,7 @@ def get_config() -> Config:
         live_endpoint=os.environ.get("LIVE_API_ENDPOINT", ""),
         event_bus_name=os.environ.get("EVENT_BUS_NAME", ""),
         web_app_url=os.environ.get("WEB_APP_URL", "").rstrip("/"),
+        cursor_key=os.environ.get("CURSOR_KEY", ""),
     )
 
 
