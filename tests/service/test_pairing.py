@@ -144,6 +144,17 @@ def test_ranges_are_respected_on_both_sides_both_ends_included(served_api: Api) 
     assert set(waiting) == {"ranger2", "ranger3"}
     assert waiting["ranger3"]["rating_range"] == [1450, 1600]
     assert all("player_id" not in s for s in listed)
+    # paged one at a time, with the signed cursor each page gives
+    paged, cursor = [], None
+    while True:
+        query = {"variant": "mine-duel", "limit": "1", **({"cursor": cursor} if cursor else {})}
+        page = api.call("GET", "/v1/seeks", query=query)
+        assert page.status == 200, page.body
+        paged += [s["seek_id"] for s in page.body["seeks"]]
+        cursor = page.body["next"]
+        if cursor is None:
+            break
+    assert paged == [s["seek_id"] for s in listed]
     for token, answer in ((above, waiting_above), (middle, waiting_middle)):
         path = f"/v1/seeks/{answer.body['seek_id']}"
         assert api.call("DELETE", path, token=token).status == 200

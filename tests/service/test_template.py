@@ -408,3 +408,13 @@ def test_pillow_is_the_avatar_upload_function_s_alone() -> None:
     )
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert ran.stdout.strip() == "only the upload function needs Pillow"
+
+
+def test_every_paginated_list_signs_its_cursors_with_the_stack_s_key() -> None:
+    """A function that takes a ``cursor`` signs and checks cursors (platform.pagination), so it
+    needs ``CURSOR_KEY``; the local stack exports every function's environment to its one
+    process, so only the template can show a function without it."""
+    for fn in load_template().functions.values():
+        paginates = "cursor" in fn.module_file.read_text(encoding="utf-8")
+        variables = fn.properties.get("Environment", {}).get("Variables", {})
+        assert ("CURSOR_KEY" in variables) == paginates, fn.logical_id
