@@ -15,7 +15,7 @@ app = http.new_app()
     "/v1/players/<username>/fair-play",
     summary="Read a player's fair-play record",
     operation_id="getFairPlay",
-    tags=["fair play"],
+    tags=["fair-play"],
     security=http.TOKEN,
     responses=http.responses(200, FairPlayOut, "The record: the last screened rated games."),
 )

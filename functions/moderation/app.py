@@ -19,7 +19,7 @@ app = http.new_app()
     "/v1/moderation/cases",
     summary="List fair-play cases",
     operation_id="listCases",
-    tags=["fair play"],
+    tags=["fair-play"],
     security=http.TOKEN,
     responses=http.responses(200, CaseListOut, "A page of cases, newest first."),
 )
@@ -37,7 +37,7 @@ def list_cases(
     "/v1/moderation/cases/<case_id>",
     summary="Decide a fair-play case",
     operation_id="decideCase",
-    tags=["fair play"],
+    tags=["fair-play"],
     security=http.TOKEN,
     responses=http.responses(200, CaseOut, "The case with its decision."),
 )

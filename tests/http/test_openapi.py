@@ -148,6 +148,13 @@ ROUTES = {
     ("get", "/v1/daily/{date}/table"): ("getDailyTable", "daily", "none"),
     ("get", "/v1/players/{username}/games/export"): ("exportPlayerGames", "exports", "none"),
     ("get", "/v1/exports"): ("listExports", "exports", "none"),
+    ("post", "/v1/seeks"): ("createSeek", "pairing", "token"),
+    ("get", "/v1/seeks"): ("listSeeks", "pairing", "optional"),
+    ("get", "/v1/seeks/{seek_id}"): ("getSeek", "pairing", "token"),
+    ("delete", "/v1/seeks/{seek_id}"): ("cancelSeek", "pairing", "token"),
+    ("get", "/v1/players/{username}/fair-play"): ("getFairPlay", "fair-play", "token"),
+    ("get", "/v1/moderation/cases"): ("listCases", "fair-play", "token"),
+    ("post", "/v1/moderation/cases/{case_id}"): ("decideCase", "fair-play", "token"),
 }
 SECURITY = {"token": [{"bearer": []}], "optional": [{"bearer": []}, {}], "none": None}
 
