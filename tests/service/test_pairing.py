@@ -160,6 +160,28 @@ def test_ranges_are_respected_on_both_sides_both_ends_included(served_api: Api) 
         assert api.call("DELETE", path, token=token).status == 200
 
 
+def test_a_crowd_that_does_not_fit_never_hides_a_seek_that_does(served_api: Api) -> None:
+    """25 seeks at the seeker's own rating (more than a page) whose ranges exclude it, and one
+    rated 60 above that fits: the new seek is paired with that one."""
+    api = served_api
+    body = {"move_deadline_s": 5400, "rated": True}
+    crowd = []
+    for n in range(25):
+        token = api.player(f"crowd{n}")
+        reply = _seek(api, token, **body, rating_range=[1800, 1900])  # they are 1500 themselves
+        assert reply.status == 201, reply.body
+        crowd.append((token, reply.body["seek_id"]))
+    fits = api.player("fitting")
+    _rate(_player_id(api, fits), 1560)
+    waiting = _seek(api, fits, **body)
+    assert waiting.status == 201
+    seeker = _seek(api, api.player("seeker-in-crowd"), **body)
+    assert seeker.status == 200, seeker.body
+    assert _stored(api, fits, waiting.body["seek_id"]).game_id == seeker.body["game_id"]
+    for token, seek_id in crowd:
+        assert api.call("DELETE", f"/v1/seeks/{seek_id}", token=token).status == 200
+
+
 def test_one_open_seek_per_player_and_variant(served_api: Api) -> None:
     api = served_api
     token = api.player("onlyone")

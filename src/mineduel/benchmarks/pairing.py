@@ -84,7 +84,7 @@ def scenario(stack: RunningStack, bench: Bench, meter: Meter) -> None:
         waiting = _player(stack, f"pool{n}")
         body = {"move_deadline_s": DEADLINE, "rating_range": [2000, 2100]}
         _ok(waiting.call("POST", "/v1/seeks", body), 201)
-    ada, ben, cy = (bench.client(_player(stack, name).token) for name in ("ada", "ben", "cy"))
+    ada, ben, cy = (bench.client(_player(stack, name).token) for name in ("ada", "ben", "cyd"))
     lone = bench.call(
         cy,
         "seek, waits (its part of the pool empty)",

@@ -57,6 +57,8 @@ CORRESPONDENCE_LIFETIME_S = 86400
 is told when it is paired, wherever they are."""
 CANDIDATES = 20
 """Pool entries read each way from the seeker's rating (one ``Query`` page each)."""
+MAX_PAGES = 10
+"""Pages read each way while none of the seeks read fits (200 entries a way at most)."""
 ATTEMPTS = 12
 """Pairing transactions one request tries at most; each one that fails means the seek it
 tried was paired with someone else (or cancelled) meanwhile."""
@@ -224,22 +226,32 @@ def _match(seek: Seek) -> Seek | None:
 
 def _candidates(seek: Seek, now: datetime) -> tuple[list[Seek], bool]:
     """The open seeks that fit ``seek``, nearest first, from a page of the pool each way from
-    its rating; and whether either way had more than a page."""
+    its rating, and the next pages while none of those read fits (seeks in the range whose own
+    range does not take the seeker are read and skipped: a crowd of them never hides one that
+    fits, up to ``MAX_PAGES`` a way); and whether either way has pages not read."""
     low, high = window(seek)
     mine = seek.rating or 0
-    found: list[Seek] = []
-    more = False
+    sides: list[tuple[int, int, bool, dict[str, Any] | None]] = []
     if max(low, mine) <= high:
-        up, more_up = store.pool_side(seek, max(low, mine), high, upward=True, limit=CANDIDATES)
-        found += up
-        more = more or more_up
+        sides.append((max(low, mine), high, True, None))
     if low <= min(high, mine - 1):
-        down, more_down = store.pool_side(
-            seek, low, min(high, mine - 1), upward=False, limit=CANDIDATES
-        )
-        found += down
-        more = more or more_down
-    return nearest_first(seek, found, now), more
+        sides.append((low, min(high, mine - 1), False, None))
+    found: list[Seek] = []
+    fitting: list[Seek] = []
+    for _ in range(MAX_PAGES):
+        unread: list[tuple[int, int, bool, dict[str, Any] | None]] = []
+        for side_low, side_high, upward, start in sides:
+            page, last = store.pool_side(
+                seek, side_low, side_high, upward=upward, limit=CANDIDATES, start=start
+            )
+            found += page
+            if last is not None:
+                unread.append((side_low, side_high, upward, last))
+        sides = unread
+        fitting = nearest_first(seek, found, now)
+        if fitting or not sides:
+            break
+    return fitting, bool(sides)
 
 
 def _game(mine: Seek, theirs: Seek, previous: GameRecord | None) -> GameRecord:

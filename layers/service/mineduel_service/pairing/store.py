@@ -182,12 +182,19 @@ def open_lock(item: dict[str, Any] | None, now: datetime) -> str | None:
 
 
 def pool_side(
-    seek: Seek, low: int, high: int, *, upward: bool, limit: int
-) -> tuple[list[Seek], bool]:
+    seek: Seek,
+    low: int,
+    high: int,
+    *,
+    upward: bool,
+    limit: int,
+    start: dict[str, Any] | None = None,
+) -> tuple[list[Seek], dict[str, Any] | None]:
     """Open seeks of ``seek``'s pool (same variant, deadline and rated) rated ``low`` to
     ``high``, nearest ``seek``'s rating first: upward from ``low`` or downward from ``high``;
-    one strongly consistent ``Query`` of at most ``limit`` entries, and whether there were more.
-    Expired entries (TTL not run yet) are read but left out."""
+    one strongly consistent ``Query`` of at most ``limit`` entries (after ``start``), and the
+    key the next page starts after (None: no more). Expired entries (TTL not run yet) are read
+    but left out."""
     prefix = keys.seek_pool_prefix(seek.move_deadline_s, seek.rated)
     entries, last = dynamo.query_page(
         "pk = :pk AND sk BETWEEN :low AND :high",
@@ -199,9 +206,10 @@ def pool_side(
         consistent=True,
         limit=limit,
         newest_first=not upward,
+        start=start,
     )
     now = clock.iso(clock.now())
-    return [parse_seek(e) for e in entries if e["expires_at"]["S"] > now], last is not None
+    return [parse_seek(e) for e in entries if e["expires_at"]["S"] > now], last
 
 
 def open_seeks(
