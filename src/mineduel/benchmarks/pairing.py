@@ -7,8 +7,10 @@ each measured request to it, with the same meter and fan-out feed as the cost be
 secondary indexes' writes from the items' images. Printed, never asserted: docs/cost.md
 ("Quick pairing and fair play") quotes the figures.
 
-The scenario: ``POOL`` accounts wait with open seeks that fit nobody here (their range takes
-only ratings of 2000 to 2100), so the measured seeks meet a crowded pool at their own rating;
+The scenario: ``POOL`` accounts wait with open rated seeks that fit nobody here (they are
+rated 1500, as the measured players are, but their range takes only ratings of 2000 to 2100),
+so the measured seeks meet a crowd at their own rating that they read through and skip (the
+worst case: every entry read fits nobody);
 a seek in an empty part of the pool; a seek that waits, one that is paired with it (and the
 fan-out's announcement of both), reads, a cancel, the list; then the pair's rated game is
 played out (unmeasured), screened by the scheduled screener, and a case about one of them is
@@ -82,7 +84,7 @@ def scenario(stack: RunningStack, bench: Bench, meter: Meter) -> None:
     """The measured requests (see the module docstring)."""
     for n in range(POOL):
         waiting = _player(stack, f"pool{n}")
-        body = {"move_deadline_s": DEADLINE, "rating_range": [2000, 2100]}
+        body = {"move_deadline_s": DEADLINE, "rated": True, "rating_range": [2000, 2100]}
         _ok(waiting.call("POST", "/v1/seeks", body), 201)
     ada, ben, cy = (bench.client(_player(stack, name).token) for name in ("ada", "ben", "cyd"))
     lone = bench.call(
