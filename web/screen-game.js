@@ -184,7 +184,7 @@ export async function show(view, gameId) {
     const openSeat = g.seats.some((s) => s.kind === "open" && !/^Reserved for /.test(s.name));
     const slot = errorSlot();
     const parts = [h("h2", {}, "Waiting for players")];
-    if (me === 0) {
+    if (me !== null && me === (g.creator_seat ?? 0)) {
       parts.push(h("p", {}, "Share this page's address with the people you want to play, or wait for someone from the lobby."),
         h("div", { class: "row" },
           h("button", { type: "button", onclick: (e) => copyLink(e.currentTarget) }, "Copy the link"),

@@ -522,6 +522,8 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     expect(ann.locator("#to-move")).to_have_text("Waiting for a player to join", timeout=WAIT_MS)
     rematch_id = ann.url.rsplit("/", 1)[1]
     assert rematch_id != rated_id
+    # Ann asked for it, so she may call it off, though the rotation put her in seat 1.
+    expect(ann.get_by_role("button", name="Cancel game")).to_be_visible()
     go(bob, stack, "#/")
     invitation = bob.get_by_role("list", name="Invitations").get_by_role("listitem")
     expect(invitation).to_contain_text("WebAnn invites you")

@@ -268,6 +268,7 @@ def test_a_rematch_rotates_the_people_and_invites_the_others(api: Api) -> None:
     seats = again.body["seats"]
     assert [s["kind"] for s in seats] == ["open", "account", "bot"]
     assert seats[0]["name"] == "Reserved for rematch-b" and seats[1]["name"] == "rematch-a"
+    assert again.body["creator_seat"] == 1
     invites = api.call("GET", "/v1/me/invites", token=second).body["games"]
     assert [g["game_id"] for g in invites] == [again.body["game_id"]]
     outsider = api.call("POST", f"/v1/games/{game['game_id']}/rematch", token=api.guest())
@@ -277,6 +278,26 @@ def test_a_rematch_rotates_the_people_and_invites_the_others(api: Api) -> None:
     _finish_by_resigning(api, guest, solo["game_id"])
     bot_again = api.call("POST", f"/v1/games/{solo['game_id']}/rematch", token=guest).body
     assert bot_again["status"] == "active" and bot_again["seats"][1]["kind"] == "bot"
+
+
+def test_the_player_who_asks_for_a_rematch_may_cancel_it_though_not_in_seat_0(api: Api) -> None:
+    first, second = api.player("offer-a"), api.player("offer-b")
+    made = api.call("POST", "/v1/games", token=first, body={"bots": 0, "invite": ["offer-b"]})
+    assert made.status == 201, made.body
+    game = made.body
+    assert game["creator_seat"] == 0
+    api.call("POST", f"/v1/games/{game['game_id']}/join", token=second)
+    _finish_by_resigning(api, second, game["game_id"])
+    offer = api.call("POST", f"/v1/games/{game['game_id']}/rematch", token=first).body
+    assert [s["name"] for s in offer["seats"]] == ["Reserved for offer-b", "offer-a"]
+    assert offer["creator_seat"] == 1
+    path = f"/v1/games/{offer['game_id']}"
+    invited = api.call("DELETE", path, token=second)
+    assert (invited.status, invited.error_code) == (403, "not-the-creator")
+    cancelled = api.call("DELETE", path, token=first)
+    assert cancelled.status == 200, cancelled.body
+    assert cancelled.body["status"] == "cancelled" and cancelled.body["creator_seat"] == 1
+    assert api.call("GET", path).body["creator_seat"] == 1  # stored, not only answered
 
 
 # ------------------------------------------------------------------------------ summaries

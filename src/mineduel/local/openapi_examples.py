@@ -140,6 +140,7 @@ NEW_GAME: dict[str, Any] = {
     "move_deadline_s": 86400,
     "rated": False,
     "created_at": "2026-11-30T12:07:20Z",
+    "creator_seat": 0,
     "seats": [_seat(0), _seat(1)],
     "turn": {"seat": 0, "deadline": "2026-12-01T12:07:20Z"},
     "move_count": 0,

@@ -201,6 +201,11 @@ class GameOut(_Response):
     move_deadline_s: int
     rated: bool
     created_at: str
+    creator_seat: int = Field(
+        default=0,
+        description="The seat of the player who made the game and may cancel it while it waits: "
+        "0, except in a rematch (its seats are rotated)",
+    )
     seats: list[SeatOut]
     turn: TurnOut | None
     move_count: int

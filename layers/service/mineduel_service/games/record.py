@@ -103,6 +103,9 @@ class GameRecord:
     """The deadline of the turn whose "time almost up" warning was given (once per turn)."""
     spectators_off: bool = False
     """A player turned spectators off for the rest of the game (docs/live.md)."""
+    creator_seat: int = 0
+    """The seat of the player who made the game, and who may cancel it while it waits: seat 0,
+    except in a rematch, whose seats are rotated so that another person moves first."""
 
     @property
     def warning_at(self) -> str | None:
@@ -263,6 +266,7 @@ class GameRecord:
                 "seats_moved": list(self.seats_moved),
                 "warned_for": self.warned_for,
                 "spectators_off": self.spectators_off,
+                **({"creator_seat": self.creator_seat} if self.creator_seat else {}),
             },
             separators=(",", ":"),
         )
@@ -304,6 +308,7 @@ class GameRecord:
             seats_moved=tuple(data.get("seats_moved", ())),
             warned_for=data.get("warned_for"),
             spectators_off=bool(data.get("spectators_off", False)),
+            creator_seat=int(data.get("creator_seat", 0)),
             rating=GameRating.from_dict(json.loads(rating)) if rating else None,
             daily=data.get("daily"),
         )

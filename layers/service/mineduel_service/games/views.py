@@ -48,6 +48,7 @@ def game_view(record: GameRecord, viewer: int | None = None) -> dict[str, Any]:
         "move_deadline_s": record.move_deadline_s,
         "rated": record.rated,
         "created_at": record.created_at,
+        "creator_seat": record.creator_seat,
         "seats": seats,
         "turn": {"seat": state.turn, "deadline": record.deadline} if active else None,
         "move_count": state.move_count,

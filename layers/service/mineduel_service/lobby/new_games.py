@@ -24,6 +24,7 @@ def new_game(
     rated: bool,
     bot_level: str,
     rematch_of: str | None = None,
+    creator_seat: int = 0,
 ) -> GameRecord:
     """A game record with a fresh seed (only its ciphertext and commitment are kept): active at
     once when every seat is taken, else waiting (until it lapses a week later)."""
@@ -48,6 +49,7 @@ def new_game(
         deadline=deadline_after(now, move_deadline_s) if active else None,
         lapses_at=None if active else _lapse_time(now),
         rematch_of=rematch_of,
+        creator_seat=creator_seat,
     )
 
 

@@ -217,6 +217,7 @@ def rematch(cred: auth.Credential, game_id: str) -> dict[str, Any]:
         else:
             seats.append(Seat("open"))
     seats.extend(seat for seat in previous.seats if seat.kind == "bot")
+    mine = next(i for i, seat in enumerate(seats) if seat.player_id == caller.player_id)
     record = new_game(
         previous.settings,
         tuple(seats),
@@ -224,9 +225,9 @@ def rematch(cred: auth.Credential, game_id: str) -> dict[str, Any]:
         previous.rated,
         previous.bot_level,
         rematch_of=previous.game_id,
+        creator_seat=mine,
     )
     writes.persist(record, None)
     # No schedule, as for a new game: only the caller is seated (the others are invited).
     count("GamesCreated")
-    mine = next(i for i, seat in enumerate(record.seats) if seat.player_id == caller.player_id)
     return game_view(record, mine)

@@ -46,13 +46,13 @@ def cancel(caller: auth.Caller, game_id: str) -> dict[str, Any]:
 
     def attempt() -> dict[str, Any]:
         record = existing(game_id)
-        if record.seats[0].player_id != caller.player_id:
+        if record.seats[record.creator_seat].player_id != caller.player_id:
             raise NotTheCreator()
         if record.status != "waiting":
             raise GameNotWaiting(f"The game is {record.status}; only a waiting game is cancelled.")
         after = record.cancelled(clock.iso(clock.now()))
         writes.persist(after, record)
         count("GamesCancelled")
-        return game_view(after, 0)
+        return game_view(after, after.creator_seat)
 
     return dynamo.read_modify_write(attempt, ATTEMPTS, GameConflict)
