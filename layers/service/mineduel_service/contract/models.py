@@ -555,12 +555,16 @@ class SeekRequest(_Request):
     )
     move_deadline_s: WholeNumber = Field(default=86400, ge=60, le=604800)
     rated: bool = False
-    rating_range: list[Annotated[WholeNumber, Field(ge=0, le=99999)]] | None = Field(
-        default=None,
-        min_length=2,
-        max_length=2,
-        description="[low, high]: the displayed ratings of opponents the player takes, both "
-        "ends included; null takes any. Only in a variant with ratings.",
+    # The bounds before the validator, so the schema says minimum and maximum (a WholeNumber's
+    # own validator would leave pydantic's ge and le in the items' schema).
+    rating_range: list[Annotated[int, Field(ge=0, le=99999), BeforeValidator(_integral)]] | None = (
+        Field(
+            default=None,
+            min_length=2,
+            max_length=2,
+            description="[low, high]: the displayed ratings of opponents the player takes, both "
+            "ends included; null takes any. Only in a variant with ratings.",
+        )
     )
 
 
