@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-imports bench-bot bench-bot-variants openapi clean
+.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-imports bench-bot bench-bot-variants bench-pairing bench-fair-play openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,17 @@ bench-bot: $(STAMP)
 # for a quick run).
 bench-bot-variants: $(STAMP)
 	PART=variants $(BIN)/python -m mineduel.benchmarks.bot
+
+# Quick pairing's and fair play's AWS calls and DynamoDB units per request (POOL=100 open seeks
+# waiting by default), on the local stack.
+bench-pairing: $(STAMP)
+	$(BIN)/python -m mineduel.benchmarks.pairing
+
+# Fair-play screening calibrated on simulated players: false positives among honest ones,
+# detection among assisted ones (HONEST=400 ASSISTED=100 PARTIAL=40 JOBS=2 by default; it plays
+# 2,700 games: tens of minutes on two cores).
+bench-fair-play: $(STAMP)
+	$(BIN)/python -m mineduel.benchmarks.fair_play
 
 # Regenerate docs/openapi.json from the handlers' models (a test fails while it is stale). The
 # file is replaced only once the whole document is built: a failure leaves it as it was.

@@ -1,12 +1,17 @@
-// #/: play the bot now, or find a person: quick pairing, a game for the lobby, an invitation
-// by username; the invitations waiting for you and your running games.
+// #/: play the bot now, or find a person: quick pairing (a seek: paired at once, or wait until
+// someone who wants the same game comes), a game for the lobby, an invitation by username; the
+// invitations waiting for you and your running games.
 import { h, fill, field, errorSlot, showError, act, timeLeft } from "./dom.js";
 import * as api from "./api.js";
 import * as session from "./session.js";
+import * as socket from "./socket.js";
 import { hashQuery } from "./router.js";
 import { VARIANTS, variantName } from "./variants.js";
-import { TIMES_PER_MOVE, BOT_LEVELS, timePerMove } from "./words.js";
+import { TIMES_PER_MOVE, BOT_LEVELS, RATING_RANGES, timePerMove } from "./words.js";
 import { seatNames } from "./people.js";
+
+/** How often a waiting page reads its seek, in case the live socket is down. */
+const SEEK_POLL_MS = 5000;
 
 export async function show(view) {
   document.title = "Play · MineDuel";
@@ -22,6 +27,9 @@ export async function show(view) {
   const inviteField = field("Invite by username", invite, "Their username; for more players, separate names with commas.");
   const seatsField = field("Seats", seatsSelect);
   const ratedLabel = h("label", { class: "check", for: "rated" }, rated, " Rated");
+  const range = h("select", {}, RATING_RANGES.map(([d, label]) => h("option", { value: d }, label)));
+  const rangeField = field("Opponents", range, "For quick pairing: one opponent, by rating.");
+  const waiting = h("div", { class: "waiting", role: "status", "aria-live": "polite", hidden: true });
 
   function sync() {
     const v = VARIANTS[variant.value];
@@ -30,6 +38,7 @@ export async function show(view) {
     if (v.seats.length < 2) seatsSelect.value = "2";
     rated.disabled = !v.rated;
     if (!v.rated) rated.checked = false;
+    rangeField.hidden = !v.rated;
     ratedLabel.title = v.rated ? "" : "Only mine duel games are rated.";
   }
   variant.addEventListener("change", sync);
@@ -71,25 +80,66 @@ export async function show(view) {
     });
   } }, "Invite");
 
-  /** Join the first open game of these settings in the lobby; if nobody waits, open one. */
+  /** Seek a game of these settings: paired at once with someone who waits for the same, or
+   * wait (told over the live socket, and by reading the seek) until someone comes. */
   async function quickPairing() {
-    const wanted = settings();
-    const me = session.current();
-    const lobby = await api.get(`/v1/lobby?variant=${encodeURIComponent(wanted.variant)}`);
-    const fits = lobby.games.find((g) => g.seats.length === wanted.seats && g.rated === wanted.rated
-      && (g.move_deadline_s === undefined || g.move_deadline_s === null || g.move_deadline_s === wanted.move_deadline_s)
-      && !g.seats.some((s) => s.player_id === me.player_id));
-    if (fits) {
-      try {
-        await api.post(`/v1/games/${fits.game_id}/join`, {});
-        location.hash = `#/game/${fits.game_id}`;
-        return;
-      } catch (error) {
-        if (!["no-open-seat", "join-conflict"].includes(error.code)) throw error;
+    const v = variant.value;
+    const body = { variant: v, move_deadline_s: Number(time.value), rated: rated.checked };
+    if (range.value && VARIANTS[v].rated) {
+      const me = await api.get("/v1/me");
+      const mine = (me.ratings && me.ratings[v] && me.ratings[v].rating) || 1500;
+      const spread = Number(range.value);
+      body.rating_range = [Math.max(0, mine - spread), mine + spread];
+    }
+    const seek = await api.post("/v1/seeks", body);
+    if (seek.status === "paired") { location.hash = `#/game/${seek.game_id}`; return; }
+    wait(seek);
+  }
+
+  let search = null;
+  /** Show the open seek until it is paired (then open the game), expires or is stopped. */
+  function wait(seek) {
+    const stopButton = h("button", { type: "button" }, "Stop looking");
+    const until = new Date(seek.expires_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const what = [variantName(seek.variant), timePerMove(seek.move_deadline_s), seek.rated ? "rated" : ""].filter(Boolean).join(", ");
+    fill(waiting, h("p", {}, h("strong", {}, "Looking for an opponent… "), `${what}; until ${until}.`), stopButton);
+    waiting.hidden = false;
+    quick.disabled = true;
+    const done = () => {
+      if (search !== current) return;
+      search = null;
+      clearInterval(current.poller);
+      current.unlisten();
+      quick.disabled = false;
+    };
+    const opened = (gameId) => { done(); location.hash = `#/game/${gameId}`; };
+    const current = {
+      seek,
+      unlisten: socket.listen("paired", (message) => { if (message.seek_id === seek.seek_id) opened(message.game_id); }),
+      poller: setInterval(() => check(), SEEK_POLL_MS),
+    };
+    search = current;
+    async function check() {
+      let now;
+      try { now = await api.get(`/v1/seeks/${seek.seek_id}`); } catch { return; }
+      if (search !== current) return;
+      if (now.status === "paired") opened(now.game_id);
+      else if (now.status !== "open") {
+        done();
+        fill(waiting, h("p", {}, now.status === "expired" ? "Nobody came in time: try Quick pairing again." : "You stopped looking."));
       }
     }
-    const game = await api.post("/v1/games", wanted);
-    location.hash = `#/game/${game.game_id}`;
+    stopButton.addEventListener("click", () => act(stopButton, peopleError, async () => {
+      try {
+        await api.del(`/v1/seeks/${seek.seek_id}`);
+      } catch (error) {
+        if (error.code !== "seek-not-open") throw error;
+        await check();
+        return;
+      }
+      done();
+      fill(waiting, h("p", {}, "You stopped looking."));
+    }));
   }
 
   const invitations = h("ul", { class: "list", "aria-label": "Invitations" });
@@ -109,7 +159,9 @@ export async function show(view) {
       botError,
       h("h3", {}, "Against people"),
       h("div", { class: "row" }, ratedLabel),
+      h("div", { class: "grid-fields" }, rangeField),
       h("div", { class: "row" }, quick, create, h("a", { href: "#/lobby" }, "Browse the lobby")),
+      waiting,
       h("div", { class: "invite-row" }, inviteField, inviteButton),
       peopleError),
     invitationsBox,
@@ -118,9 +170,19 @@ export async function show(view) {
   const wantedInvite = hashQuery().get("invite");
   if (wantedInvite) invite.value = wantedInvite;
 
+  // Leaving the screen while looking stops the search (nobody should be paired into a game
+  // whose player has gone).
+  const stop = () => {
+    if (!search) return;
+    const { seek } = search;
+    clearInterval(search.poller);
+    search.unlisten();
+    search = null;
+    api.del(`/v1/seeks/${seek.seek_id}`).catch(() => {});
+  };
   if (!session.current()) {
     fill(running, h("li", { class: "muted" }, "Your games show here once you play."));
-    return undefined;
+    return stop;
   }
   const loads = [api.get("/v1/me/games?status=active").then((data) => {
     fill(running, data.games.length ? data.games.map(gameItem) : h("li", { class: "muted" }, "No running games: start one above."));
@@ -132,7 +194,7 @@ export async function show(view) {
     }, () => { invitationsBox.hidden = true; }));
   }
   await Promise.all(loads);
-  return undefined;
+  return stop;
 }
 
 function gameItem(game) {

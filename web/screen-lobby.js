@@ -1,5 +1,6 @@
-// #/lobby: open games of every variant, with their seats, time per move, whether rated, and
-// the creator's rating; it refreshes itself, and a signed-in player joins with one button.
+// #/lobby: the players looking for an opponent (quick pairing's open seeks) and the open
+// games of every variant, with their seats, time per move, whether rated, and the creator's
+// rating; it refreshes itself, and a signed-in player plays or joins with one button.
 import { h, fill, errorSlot, act, when } from "./dom.js";
 import * as api from "./api.js";
 import * as session from "./session.js";
@@ -17,8 +18,11 @@ export async function show(view) {
     lists[key] = h("ul", { class: "list", "aria-label": `${v.name} games` });
     return h("section", { class: "card", "aria-labelledby": `lobby-${key}` }, h("h2", { id: `lobby-${key}` }, v.name), lists[key]);
   });
+  const seekers = h("ul", { class: "list", "aria-label": "Players looking for an opponent" });
+  const seeking = h("section", { class: "card", "aria-labelledby": "lobby-seeks" },
+    h("h2", { id: "lobby-seeks" }, "Looking for an opponent"), seekers);
   const signIn = session.signedIn() ? null : h("p", {}, "Joining a game needs an account: ", h("a", { href: "#/account" }, "sign in or sign up"), ". Guests play the bot.");
-  fill(view, h("h1", {}, "Lobby"), h("p", { class: "muted" }, "Games waiting for players. The list updates by itself."), signIn, updated, ...sections,
+  fill(view, h("h1", {}, "Lobby"), h("p", { class: "muted" }, "Games waiting for players. The list updates by itself."), signIn, updated, seeking, ...sections,
     h("p", {}, h("a", { href: "#/" }, "Start a game of your own")));
 
   async function load() {
@@ -32,7 +36,48 @@ export async function show(view) {
         fill(lists[key], h("li", { class: "error-text" }, error.words));
       }
     }));
+    await loadSeeks(me);
     updated.textContent = `Updated ${when(new Date().toISOString())}.`;
+  }
+
+  async function loadSeeks(me) {
+    try {
+      const pages = await Promise.all(Object.keys(VARIANTS).map((key) => api.get(`/v1/seeks?variant=${encodeURIComponent(key)}`)));
+      const mine = me && me.username;
+      const open = pages.flatMap((page) => page.seeks).filter((seek) => seek.name !== mine);
+      fill(seekers, open.length ? open.map(seekItem) : h("li", { class: "muted" }, "Nobody is looking right now: Quick pairing on the start page puts you here."));
+    } catch (error) {
+      fill(seekers, h("li", { class: "error-text" }, error.words));
+    }
+  }
+
+  function seekItem(seek) {
+    const slot = errorSlot();
+    const what = [
+      VARIANTS[seek.variant] ? VARIANTS[seek.variant].name : seek.variant,
+      timePerMove(seek.move_deadline_s),
+      seek.rated ? "rated" : "unrated",
+      seek.rating_range ? `opponents rated ${seek.rating_range[0]} to ${seek.rating_range[1]}` : null,
+    ].filter(Boolean).join(" · ");
+    return h("li", { "data-seek": seek.seek_id },
+      h("span", { class: "lobby-game" }, avatar(seek.name),
+        h("span", {}, playerLink(seek.name), seek.rating ? h("span", { class: "rating" }, ` · rating ${seek.rating}`) : null,
+          h("br"), h("span", { class: "muted" }, what))),
+      h("span", { class: "row" },
+        h("button", { type: "button", class: "primary", "aria-label": `Play ${seek.name}`, onclick: (e) => {
+          if (!session.signedIn()) { location.hash = "#/account"; return; }
+          act(e.currentTarget, slot, async () => {
+            // The same game as theirs, taking only opponents of exactly their rating (where the
+            // variant has ratings): the server pairs with this seek, the nearest in rating.
+            const body = { variant: seek.variant, move_deadline_s: seek.move_deadline_s, rated: seek.rated };
+            if (seek.rating !== null && seek.rating !== undefined) body.rating_range = [seek.rating, seek.rating];
+            const mineNow = await api.post("/v1/seeks", body);
+            if (mineNow.status === "paired") { location.hash = `#/game/${mineNow.game_id}`; return; }
+            await api.del(`/v1/seeks/${mineNow.seek_id}`).catch(() => {});
+            throw Object.assign(new Error("not paired"), { words: `${seek.name} is no longer waiting, or asked for opponents of another rating.` });
+          });
+        } }, "Play")),
+      slot);
   }
 
   function item(game, key) {

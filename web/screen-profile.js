@@ -1,5 +1,6 @@
 // #/players/{username}: a player's profile: picture, name, wins, losses and draws, win rate,
-// average and best mines, the six-month trend as a chart, ratings per variant, recent games.
+// average and best mines, the six-month trend as a chart, ratings per variant, recent games;
+// for the player themself (and nobody else), their fair-play status.
 import { h, fill, errorSlot, act, percent, when } from "./dom.js";
 import * as api from "./api.js";
 import * as session from "./session.js";
@@ -7,6 +8,7 @@ import { avatar } from "./people.js";
 import { trendChart } from "./chart.js";
 import { variantName } from "./variants.js";
 import { finishedItem } from "./gamelist.js";
+import { FAIR_PLAY_STATUS } from "./words.js";
 
 export async function show(view, username) {
   document.title = `${username} · MineDuel`;
@@ -62,8 +64,27 @@ export async function show(view, username) {
         h("strong", {}, variantName(variant)), `: ${r.rating}`, r.provisional ? " (provisional)" : "", ` after ${r.games} rated ${r.games === 1 ? "game" : "games"} `,
         h("a", { href: `#/leaderboard/${variant}` }, "See the ranking"))))
         : h("p", { class: "muted" }, "No rated games yet.")),
+    itsMe ? fairPlay(username) : null,
     h("section", { class: "card", "aria-labelledby": "recent-heading" },
       h("h2", { id: "recent-heading" }, "Recent games"), list, more, slot));
   await page();
   return undefined;
+}
+
+/** The player's own fair-play status (only they and moderators may read it). */
+function fairPlay(username) {
+  const body = h("div", {}, h("p", { class: "muted" }, "Loading…"));
+  const box = h("section", { class: "card", "aria-labelledby": "fair-play-heading" },
+    h("h2", { id: "fair-play-heading" }, "Fair play"), body);
+  api.get(`/v1/players/${encodeURIComponent(username)}/fair-play`).then((record) => {
+    const facts = [["Rated games screened", record.games_screened]];
+    if (record.accuracy !== null) {
+      facts.push(["Likeliest square", percent(record.accuracy)], ["Engine's choice", percent(record.engine_match)]);
+    }
+    fill(body,
+      h("p", { class: `fair-play ${record.status}` }, FAIR_PLAY_STATUS[record.status] || record.status),
+      h("dl", { class: "stats", "aria-label": "Fair-play figures" }, facts.map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v))))),
+      h("p", { class: "muted" }, `Over your last ${record.window_size} rated games we compare how often you tapped the square the exact engine would have with how often people do. Only you see this.`));
+  }, (error) => fill(body, h("p", { class: "error-text" }, error.words)));
+  return box;
 }

@@ -10,6 +10,7 @@ let retry = 0;
 let failedHandshakes = 0;
 let pinger = null;
 const follows = new Map(); // game id -> Set of handlers
+const listeners = new Map(); // message type -> Set of handlers, for messages about the player
 const statusListeners = new Set();
 
 export const live = { open: false };
@@ -54,6 +55,8 @@ async function connect() {
   mine.onmessage = (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
+    const typed = listeners.get(message.type);
+    if (typed) { for (const fn of typed) fn(message); return; }
     const handlers = follows.get(message.game_id);
     if (handlers) for (const fn of handlers) fn(message);
   };
@@ -87,5 +90,16 @@ export function follow(gameId, handler) {
       follows.delete(gameId);
       send({ action: "unsubscribe", game_id: gameId });
     }
+  };
+}
+
+/** Hear the messages of one type that are about the player rather than a game they follow
+ * (`paired`: a seek of theirs became a game); returns the stop. */
+export function listen(type, handler) {
+  if (!listeners.has(type)) listeners.set(type, new Set());
+  listeners.get(type).add(handler);
+  return () => {
+    const handlers = listeners.get(type);
+    if (handlers) handlers.delete(handler);
   };
 }

@@ -83,6 +83,26 @@ const CODES = {
   "push-kind-unavailable": "This server does not send notifications to that kind of device.",
   "push-key-unavailable": "Notifications cannot be set up right now: try again in a minute.",
   "subscription-not-found": "Notifications were already off here.",
+  "seek-open": "You are already looking for an opponent in this variant (in another tab?): stop that search first.",
+  "seek-not-open": "That search has ended already.",
+  "seek-not-found": "That search is gone: start a new one.",
+  "seek-conflict": "Many players were being paired at that moment: try again.",
+  "bad-rating-range": "Choose a rating range whose lower end is below its upper end.",
+  "fair-play-restricted": "After a fair-play review your account plays unrated games only: untick Rated.",
+  "fair-play-private": "Only the player can see their fair-play record.",
+};
+
+export const RATING_RANGES = [
+  ["", "Any rating"],
+  ["100", "Within 100 of mine"],
+  ["200", "Within 200 of mine"],
+  ["400", "Within 400 of mine"],
+];
+
+export const FAIR_PLAY_STATUS = {
+  clear: "Clear: nothing to review.",
+  review: "Under review: a moderator will look at your recent rated games. Nothing changes for you until they decide.",
+  restricted: "Restricted after a review: you play unrated games only and are on no leaderboard.",
 };
 
 const STATUS = {

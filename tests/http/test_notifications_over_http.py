@@ -23,8 +23,6 @@ from typing import Any
 
 import boto3
 import pytest
-from mineduel_service.games import store as games
-from mineduel_service.notify import notices, outbox
 from moto.sns.models import sns_backends
 from websockets.sync.client import connect
 
@@ -264,12 +262,21 @@ def test_gone_and_failing_push_services_sockets_bots_and_pairing(
     _settle(stack)
     assert len(receiver.pushes(steady)) == 1
 
-    # Quick pairing's hook: a paired game tells both players "paired".
-    record = games.get_game(game["game_id"])
-    assert record is not None
-    assert outbox.send(notices.paired(record)) == 2
-    assert _of(receiver.wait_for(steady, 2), "paired")[0].payload["title"] == "Game found"
-    assert _of(receiver.wait_for(flaky, len(receiver.pushes(flaky)) + 1), "paired")
+    # Quick pairing: ann waits with a seek and no socket open; bob's seek pairs them at once.
+    # Ann, who waited, is told "Game found"; bob saw the game in his answer and is not.
+    waiting = _ok(ann.call("POST", "/v1/seeks", {}), 201)
+    assert waiting["status"] == "open"
+    paired = _ok(bob.call("POST", "/v1/seeks", {}))
+    assert paired["status"] == "paired" and paired["game_id"]
+    deadline = time.monotonic() + 15
+    while not (found := _of(receiver.pushes(steady), "paired")):
+        assert time.monotonic() < deadline, "ann was not told she was paired"
+        time.sleep(0.1)
+    assert found[0].payload["title"] == "Game found"
+    assert found[0].payload["game_id"] == paired["game_id"]
+    _settle(stack)
+    assert len(_of(receiver.pushes(steady), "paired")) == 1  # once, though two seeks changed
+    assert _of(receiver.pushes(flaky), "paired") == []
     assert receiver.rejected == []
 
 

@@ -1,11 +1,13 @@
 """The web client (web/) in a real browser: Debian's Chromium, headless, driven by Playwright,
 on one local stack, by the accessible names the client's contract gives (docs/web.md): a guest
 plays each variant to the end through arm and commit; two accounts find each other (quick
-pairing, the lobby, an invitation), play live (one on a phone, zoomed), resign, rematch,
-decline and cancel, and their sessions survive a day of local clock; a guest becomes an
-account and keeps its games, sets up an authenticator app and signs in with its code, uploads
-a picture and plays the daily duel. On every screen axe-core finds no serious or critical
-violation, and no page logs an error or fails a request other than those a test provokes.
+pairing, told live when paired; the lobby's players looking for an opponent; an invitation),
+see their own fair-play status on their profile (and not another's), play live (one on a
+phone, zoomed), resign, rematch, decline and cancel, and their sessions survive a day of
+local clock; a guest becomes an account and keeps its games, sets up an authenticator app and
+signs in with its code, uploads a picture and plays the daily duel. On every screen axe-core
+finds no serious or critical violation, and no page logs an error or fails a request other
+than those a test provokes.
 
 With ``MINEDUEL_SCREENSHOTS=1`` every screen is captured (desktop and phone) into docs/images/;
 otherwise nothing is written."""
@@ -403,29 +405,44 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     ann.get_by_role("checkbox", name="Show me on leaderboards").check()
     expect(ann.get_by_text("Saved.").last).to_be_visible()
 
-    # Quick pairing: nobody waits, so Ann's game goes to the lobby; Bob sees it there (with
-    # its time per move) and pairs into it.
+    # Quick pairing: nobody waits, so Ann's seek waits (her page says so, and the lobby lists
+    # her among the players looking for an opponent); Bob's "Play WebAnn" in the lobby seeks the
+    # same game and is paired with it at once, and Ann's page hears of it live and opens the
+    # game (her page's reads of the seek are cut off first: only the socket can tell her).
     go(ann, stack, "#/")
     ann.get_by_label("Time per move").select_option(label="5 minutes")
+    ann.get_by_label("Opponents").select_option(label="Within 200 of mine")
     ann.get_by_role("button", name="Quick pairing").click()
-    expect(ann.locator("#to-move")).to_have_text("Waiting for a player to join", timeout=WAIT_MS)
+    expect(ann.locator(".waiting")).to_contain_text("Looking for an opponent", timeout=WAIT_MS)
+    expect(ann.get_by_role("button", name="Stop looking")).to_be_visible()
     ann.evaluate("window.stillThisPage = true")
-    game_id = ann.url.rsplit("/", 1)[1]
-    shot(ann, "waiting")
+    axe_clean(ann, "home, looking for an opponent")
+    shot(ann, "quick-pairing")
     go(bob, stack, "#/lobby")
-    listed = bob.locator(f"[data-game='{game_id}']")
-    expect(listed).to_contain_text("WebAnn", timeout=WAIT_MS)
-    expect(listed).to_contain_text("5 minutes a move")
-    expect(listed).to_contain_text("1 of 2 seats taken")
+    seekers = bob.get_by_role("list", name="Players looking for an opponent")
+    listed = seekers.get_by_role("listitem").filter(has_text="WebAnn")
+    expect(listed).to_contain_text("5 minutes a move", timeout=WAIT_MS)
+    expect(listed).to_contain_text("unrated")
+    expect(listed).to_contain_text("opponents rated 1300 to 1700")  # a new player's 1500, +-200
+    expect(listed.get_by_role("button", name="Play WebAnn")).to_be_visible()
     axe_clean(bob, "the lobby (phone)")
     shot(bob, "lobby")
-    go(bob, stack, "#/")
-    bob.get_by_label("Time per move").select_option(label="5 minutes")
-    bob.get_by_role("button", name="Quick pairing").tap()
-    expect(bob).to_have_url(re.compile(game_id), timeout=WAIT_MS)
-    # Ann hears of the join live: her turn, without reloading.
-    expect(ann.locator("#to-move")).to_have_text("Your turn", timeout=WAIT_MS)
-    expect(bob.locator("#to-move")).to_have_text("WebAnn to move")
+    seek_reads = re.compile(r"/v1/seeks/[0-9a-f-]{36}$")
+    ann.route(seek_reads, lambda route: route.abort("aborted"))
+    listed.get_by_role("button", name="Play WebAnn").tap()
+    expect(bob).to_have_url(re.compile(r"#/game/[0-9a-f-]{36}$"), timeout=WAIT_MS)
+    game_id = bob.url.rsplit("/", 1)[1]
+    expect(ann).to_have_url(re.compile(game_id), timeout=WAIT_MS)  # told live, no reload
+    assert ann.evaluate("window.stillThisPage") is True
+    ann.unroute(seek_reads)
+    # Who moves first is drawn: one of them has the turn, the other waits for them.
+    expect(bob.get_by_role("list", name="Players")).to_contain_text("WebAnn", timeout=WAIT_MS)
+    expect(ann.locator("#to-move")).to_have_text(re.compile(r"^(Your turn|WebBob to move)$"))
+    expect(bob.locator("#to-move")).to_have_text(re.compile(r"^(Your turn|WebAnn to move)$"))
+    assert "Your turn" in (
+        ann.locator("#to-move").inner_text(),
+        bob.locator("#to-move").inner_text(),
+    )
     expect(bob.get_by_role("list", name="Players")).to_contain_text("WebBob")
 
     # The phone: the board fits the width, and Zoom gives cells of at least 40 px that pan.
@@ -473,6 +490,7 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     ann.get_by_label("Invite by username").fill("WebBob")
     ann.get_by_role("button", name="Invite", exact=True).click()
     expect(ann.locator("#to-move")).to_have_text("Waiting for a player to join", timeout=WAIT_MS)
+    shot(ann, "waiting")
     rated_id = ann.url.rsplit("/", 1)[1]
     go(bob, stack, "#/")
     invitation = bob.get_by_role("list", name="Invitations").get_by_role("listitem")
@@ -576,9 +594,15 @@ def test_two_accounts_pair_play_live_on_a_phone_rematch_and_keep_their_session(
     expect(bob.get_by_role("img", name="Six-month trend")).to_be_visible()
     expect(bob.get_by_role("list", name="Recent games").get_by_role("listitem")).to_have_count(10)
     expect(bob.locator("#who")).to_have_text("WebBob")
+    # Bob's own profile shows his fair-play status; nobody else's view of it does.
+    fair_play = bob.get_by_role("region", name="Fair play")
+    expect(fair_play.locator(".fair-play")).to_contain_text("Clear", timeout=WAIT_MS)
+    expect(fair_play.get_by_label("Fair-play figures")).to_contain_text("Rated games screened")
     axe_clean(bob, "a profile (phone)")
     shot(bob, "profile", phone_too=False)
     go(ann, stack, "#/players/WebBob")
+    expect(ann.get_by_role("heading", name="Recent games")).to_be_visible()
+    expect(ann.get_by_role("heading", name="Fair play")).to_have_count(0)
     shot(ann, "profile")
     # A token about to expire is refreshed before it is sent (here: on reload).
     token = "() => JSON.parse(localStorage.getItem('mineduel.session')).token"

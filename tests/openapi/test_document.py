@@ -159,6 +159,13 @@ ROUTES = {
         "notifications",
         "token",
     ),
+    ("post", "/v1/seeks"): ("createSeek", "pairing", "token"),
+    ("get", "/v1/seeks"): ("listSeeks", "pairing", "optional"),
+    ("get", "/v1/seeks/{seek_id}"): ("getSeek", "pairing", "token"),
+    ("delete", "/v1/seeks/{seek_id}"): ("cancelSeek", "pairing", "token"),
+    ("get", "/v1/players/{username}/fair-play"): ("getFairPlay", "fair-play", "token"),
+    ("get", "/v1/moderation/cases"): ("listCases", "fair-play", "token"),
+    ("post", "/v1/moderation/cases/{case_id}"): ("decideCase", "fair-play", "token"),
 }
 SECURITY = {"token": [{"bearer": []}], "optional": [{"bearer": []}, {}], "none": None}
 

@@ -57,6 +57,13 @@ API_MD_ROUTES = {
     ("POST", "/v1/me/push-subscriptions"): "PushSubscriptionsFunction",
     ("GET", "/v1/me/push-subscriptions"): "PushSubscriptionsFunction",
     ("DELETE", "/v1/me/push-subscriptions/{subscription_id}"): "PushSubscriptionsFunction",
+    ("POST", "/v1/seeks"): "SeeksFunction",
+    ("GET", "/v1/seeks"): "SeeksFunction",
+    ("GET", "/v1/seeks/{seek_id}"): "SeeksFunction",
+    ("DELETE", "/v1/seeks/{seek_id}"): "SeeksFunction",
+    ("GET", "/v1/players/{username}/fair-play"): "FairPlayFunction",
+    ("GET", "/v1/moderation/cases"): "ModerationFunction",
+    ("POST", "/v1/moderation/cases/{case_id}"): "ModerationFunction",
 }
 ROOT = Path(__file__).resolve().parents[2]
 SEED_READERS = {
@@ -79,6 +86,7 @@ UNROUTED = {
     "LeaderboardSnapshotFunction",
     "DailyHousekeepingFunction",
     "MonthlyExportFunction",
+    "FairPlayScreenFunction",
     "LiveConnectFunction",
     "LiveDisconnectFunction",
     "LiveMessageFunction",
@@ -439,3 +447,13 @@ def test_the_vapid_key_is_decrypted_only_under_its_parameter_s_context() -> None
             assert statement["Condition"] == {
                 "StringEquals": {"kms:EncryptionContext:PARAMETER_ARN": {"Fn::Sub": private}}
             }
+
+
+def test_every_paginated_list_signs_its_cursors_with_the_stack_s_key() -> None:
+    """A function that takes a ``cursor`` signs and checks cursors (platform.pagination), so it
+    needs ``CURSOR_KEY``; the local stack exports every function's environment to its one
+    process, so only the template can show a function without it."""
+    for fn in load_template().functions.values():
+        paginates = "cursor" in fn.module_file.read_text(encoding="utf-8")
+        variables = fn.properties.get("Environment", {}).get("Variables", {})
+        assert ("CURSOR_KEY" in variables) == paginates, fn.logical_id

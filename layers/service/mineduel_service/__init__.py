@@ -18,7 +18,10 @@ One package per domain, in a one-way order: a package imports only the packages 
 - ``lobby``: starting games (``start``: create, join, rematch), waiting games, the lobby list;
 - ``live``: WebSocket connections, the stream fan-out, spectators;
 - ``daily``: the daily duel's seeds, play, table and housekeeping;
+- ``pairing``: quick pairing: seeks, paired into games, and the paired player told;
 - ``archive``: Verification documents, exports, analyses, summaries, the share page;
+- ``fairplay``: rated games screened for engine-like play from their analyses, and the
+  moderators' review of the players it flags;
 - ``api``: the HTTP (and WebSocket) edge: the resolver, the one table from refusals to status,
   problem type and title (``problems``), and every header; only ``functions/`` imports it.
 
@@ -38,7 +41,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("play",),
     ("notify",),
     ("lobby", "live", "daily"),
-    ("archive",),
+    ("pairing", "archive"),
+    ("fairplay",),
     ("api",),
 )
 """The packages in their one-way order: each may import the packages of earlier entries, none

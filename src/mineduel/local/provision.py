@@ -169,6 +169,7 @@ class _Builder:
             "AWS::IAM::Role": self._role,
             "AWS::Cognito::UserPool": self._user_pool,
             "AWS::Cognito::UserPoolClient": self._user_pool_client,
+            "AWS::Cognito::UserPoolGroup": self._user_pool_group,
             "AWS::Logs::LogGroup": self._log_group,
             "AWS::Serverless::Function": self._function,
             "AWS::Serverless::HttpApi": self._http_api,
@@ -410,6 +411,15 @@ class _Builder:
             **kwargs,
         )["UserPoolClient"]
         return Physical(client["ClientId"])
+
+    def _user_pool_group(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        """CreateGroup: moto then puts the group in its members' tokens (``cognito:groups``)."""
+        p = self._props(props)
+        kwargs = {k: p[k] for k in ("Description", "Precedence") if k in p}
+        group = self._client("cognito-idp").create_group(
+            GroupName=p["GroupName"], UserPoolId=p["UserPoolId"], **kwargs
+        )["Group"]
+        return Physical(group["GroupName"])
 
     def _log_group(self, logical_id: str, props: dict[str, Any]) -> Physical:
         p = self._props(props)

@@ -692,6 +692,84 @@ EXPORTS: dict[str, Any] = {
 }
 # A page of a player's export: one Verification document a line (compact JSON, newest first).
 EXPORT_PAGE = json.dumps(VERIFICATION_FINISHED, separators=(",", ":")) + "\n"
+SEEK_ID = "3f0c8a52-6d1e-4b7a-9c20-5e8f1a4d7b96"
+SEEK_OPEN: dict[str, Any] = {
+    "seek_id": SEEK_ID,
+    "variant": "mine-duel",
+    "move_deadline_s": 86400,
+    "rated": True,
+    "rating_range": [1400, 1600],
+    "status": "open",
+    "game_id": None,
+    "expires_at": "2026-12-02T12:07:20Z",
+    "created_at": "2026-12-01T12:07:20Z",
+    "rating": 1512,
+    "name": None,
+}
+SEEK_PAIRED: dict[str, Any] = {**SEEK_OPEN, "status": "paired", "game_id": GAME_ID}
+SEEKS: dict[str, Any] = {
+    "seeks": [
+        {**SEEK_OPEN, "name": "ann"},
+        {
+            **SEEK_OPEN,
+            "seek_id": "9b2e4d61-0a7c-4f38-8e15-c6d3a9f2b084",
+            "rating_range": None,
+            "rating": 1688,
+            "name": "ben",
+            "created_at": "2026-12-01T12:09:02Z",
+            "expires_at": "2026-12-02T12:09:02Z",
+        },
+    ],
+    "next": None,
+}
+CASE_ID = "20261201T120720Z-5c1a9e3f"
+CASE: dict[str, Any] = {
+    "case_id": CASE_ID,
+    "username": "zed",
+    "player_id": ACCOUNT_ID,
+    "z": 2.64,
+    "engine_match": 1.0,
+    "accuracy": 0.8127,
+    "mean_loss": 0.0291,
+    "games": [GAME_ID, "e41b7c90-5a3f-4d28-9c6e-0f2a8b1d7e53"],
+    "opened_at": "2026-12-01T12:07:20Z",
+    "status": "open",
+    "decided_at": None,
+    "decided_by": None,
+    "note": None,
+    "decisions": 0,
+}
+CASE_RESTRICTED: dict[str, Any] = {
+    **CASE,
+    "status": "restricted",
+    "decided_at": "2026-12-01T15:40:02Z",
+    "decided_by": "mo",
+    "note": "Every tap the engine's, ten games running.",
+    "decisions": 1,
+}
+FAIR_PLAY: dict[str, Any] = {
+    "username": "ann",
+    "games_screened": 14,
+    "window": 10,
+    "window_size": 10,
+    "accuracy": 0.6311,
+    "mean_loss": 0.1184,
+    "engine_match": 0.7012,
+    "z": -0.16,
+    "review_z": 2.25,
+    "status": "clear",
+    "reviewed_at": None,
+    "games": [
+        {
+            "game_id": GAME_ID,
+            "ended_at": "2026-12-01T11:52:40Z",
+            "taps": 31,
+            "accuracy": 0.6129,
+            "engine_match": 0.7097,
+            "mean_loss": 0.1021,
+        }
+    ],
+}
 _PAGE = (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title} · MineDuel'
     "</title>{meta}</head><body><h1>{title}</h1><p>{text}</p></body></html>"
@@ -791,6 +869,28 @@ REQUESTS: dict[str, Examples] = {
         "png": _example("A PNG picture", {"content_type": "image/png"}),
         "jpeg": _example("A JPEG picture", {"content_type": "image/jpeg"}),
     },
+    "SeekRequest": {
+        "rated": _example(
+            "Mine duel, a day a move, rated, opponents rated 1400 to 1600",
+            {
+                "variant": "mine-duel",
+                "move_deadline_s": 86400,
+                "rated": True,
+                "rating_range": [1400, 1600],
+            },
+        ),
+        "any": _example("The defaults: mine duel, a day a move, unrated, anybody", {}),
+        "live": _example(
+            "Five minutes a move, windows duel", {"variant": "windows-duel", "move_deadline_s": 300}
+        ),
+    },
+    "DecisionRequest": {
+        "restrict": _example(
+            "Restrict: off the leaderboards and rated games",
+            {"decision": "restrict", "note": "Every tap the engine's, ten games running."},
+        ),
+        "clear": _example("Clear", {"decision": "clear", "note": "Strong, and human."}),
+    },
     "ClaimRequest": {
         "claim": _example(
             "The guest token the games were played with", {"guest_token": GUEST_TOKEN}
@@ -869,6 +969,11 @@ SUCCESSES: dict[str, Examples] = {
         ),
     },
     "ExportsOut": {"months": _example("Two months exported, newest first", EXPORTS)},
+    "SeekOut": {"open": _example("An open seek, waiting", SEEK_OPEN)},
+    "SeekListOut": {"open": _example("Open seeks of mine-duel", SEEKS)},
+    "FairPlayOut": {"clear": _example("A player's own record", FAIR_PLAY)},
+    "CaseOut": {"open": _example("An open case", CASE)},
+    "CaseListOut": {"open": _example("Open cases, newest first", {"cases": [CASE], "next": None})},
 }
 _BY_OPERATION: dict[str, Examples] = {
     "getMe": {"me": _example("The caller's own profile, with settings", MY_PROFILE)},
@@ -893,9 +998,27 @@ _BY_OPERATION: dict[str, Examples] = {
             "Spectators off for the rest of the game", {**PLAYED_GAME, "spectators_off": True}
         )
     },
+    "getSeek": {
+        "open": _example("Still waiting", SEEK_OPEN),
+        "paired": _example("Paired: the game is ready", SEEK_PAIRED),
+    },
+    "cancelSeek": {
+        "cancelled": _example("Cancelled", {**SEEK_OPEN, "status": "cancelled"}),
+    },
+    "decideCase": {
+        "restricted": _example("Restricted, and logged", CASE_RESTRICTED),
+    },
     "exportPlayerGames": {
         "page": _example("A page of one game (a line of NDJSON)", EXPORT_PAGE),
         "empty": _example("No game matches the filters: an empty body", ""),
+    },
+}
+
+_BY_STATUS: dict[tuple[str, int], Examples] = {
+    # one operation, two successes of one schema: each its own example
+    ("createSeek", 201): {"open": _example("Nobody fits yet: the seek waits", SEEK_OPEN)},
+    ("createSeek", 200): {
+        "paired": _example("An open seek fitted: paired at once into a new game", SEEK_PAIRED)
     },
 }
 
@@ -1049,6 +1172,85 @@ _ERRORS_BY_OPERATION: dict[tuple[str, int], tuple[str, str, str]] = {
         "/v1/players/ann/games/export",
     ),
 }
+_ERRORS_BY_OPERATION.update(
+    {
+        ("createSeek", 403): (
+            "accounts-only",
+            "Sign in to an account for this; guests have no profile.",
+            "/v1/seeks",
+        ),
+        ("createSeek", 409): (
+            "seek-open",
+            f"You already have an open seek in mine-duel ({SEEK_ID}); cancel it first.",
+            "/v1/seeks",
+        ),
+        ("getSeek", 403): (
+            "accounts-only",
+            "Sign in to an account for this; guests have no profile.",
+            f"/v1/seeks/{SEEK_ID}",
+        ),
+        ("getSeek", 404): (
+            "seek-not-found",
+            "You have no seek with that id.",
+            f"/v1/seeks/{SEEK_ID}",
+        ),
+        ("cancelSeek", 403): (
+            "accounts-only",
+            "Sign in to an account for this; guests have no profile.",
+            f"/v1/seeks/{SEEK_ID}",
+        ),
+        ("cancelSeek", 404): (
+            "seek-not-found",
+            "You have no seek with that id.",
+            f"/v1/seeks/{SEEK_ID}",
+        ),
+        ("cancelSeek", 409): (
+            "seek-not-open",
+            f"The seek was paired into game {GAME_ID}.",
+            f"/v1/seeks/{SEEK_ID}",
+        ),
+        ("listSeeks", 400): (
+            "bad-cursor",
+            "The cursor is not valid here; start again without a cursor.",
+            "/v1/seeks",
+        ),
+        ("getFairPlay", 403): (
+            "fair-play-private",
+            "Only the player and moderators see a player's fair-play record.",
+            "/v1/players/ann/fair-play",
+        ),
+        ("getFairPlay", 404): (
+            "player-not-found",
+            "No player has that username.",
+            "/v1/players/zed/fair-play",
+        ),
+        ("listCases", 403): (
+            "not-a-moderator",
+            "Only moderators may do this.",
+            "/v1/moderation/cases",
+        ),
+        ("listCases", 400): (
+            "bad-cursor",
+            "The cursor is not valid here; start again without a cursor.",
+            "/v1/moderation/cases",
+        ),
+        ("decideCase", 403): (
+            "not-a-moderator",
+            "Only moderators may do this.",
+            f"/v1/moderation/cases/{CASE_ID}",
+        ),
+        ("decideCase", 404): (
+            "case-not-found",
+            "There is no case with that id.",
+            f"/v1/moderation/cases/{CASE_ID}",
+        ),
+        ("decideCase", 409): (
+            "fair-play-conflict",
+            "The player's record changed at the same moment; try again.",
+            f"/v1/moderation/cases/{CASE_ID}",
+        ),
+    }
+)
 _INVALID = _problem(
     422,
     "invalid-request",
@@ -1091,7 +1293,9 @@ def response(operation_id: str, status: int, media_type: str, schema: str | None
         return {"page": _example("The page (shortened)", SHARE_PAGES[status])}
     if schema == "ErrorOut":
         return {"problem": _example("A problem of this kind", _error(operation_id, status))}
-    found = _BY_OPERATION.get(operation_id) if status < 300 else None
+    found = _BY_STATUS.get((operation_id, status)) or (
+        _BY_OPERATION.get(operation_id) if status < 300 else None
+    )
     found = found or SUCCESSES.get(schema or "")
     if found is None:
         raise KeyError(f"{operation_id} {status}: no examples for schema {schema!r}")

@@ -90,6 +90,15 @@ TAGS = [
         "(which kinds reach them: PUT /v1/me's settings.notify).",
     },
     {"name": "sharing", "description": "A finished game's page for people and link previews."},
+    {
+        "name": "pairing",
+        "description": "Quick pairing: seek a game, and be paired with someone who wants the same.",
+    },
+    {
+        "name": "fair-play",
+        "description": "Rated games screened for engine assistance; players' records and the "
+        "moderators' review.",
+    },
 ]
 DEFAULT_ROUTE = "$default"  # HTTP API's catch-all route: not an operation of the API
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")

@@ -52,6 +52,23 @@ def _take_uploaded_avatar(api: Api, tokens: dict[str, str]) -> tuple[str, str, A
     return ("PUT", "/v1/me/avatar", None)
 
 
+def _nobody_waiting(api: Api, tokens: dict[str, str], variant: str) -> dict[str, str]:
+    """Cancel the owner's and the other's open seeks in ``variant`` (an earlier case's), so a
+    new seek there waits; the body of such a seek."""
+    for seek in api.call("GET", "/v1/seeks", query={"variant": variant}).body["seeks"]:
+        for token in (tokens["owner"], tokens["other"]):
+            api.call("DELETE", f"/v1/seeks/{seek['seek_id']}", token=token)
+    return {"variant": variant}
+
+
+def _seek(api: Api, tokens: dict[str, str]) -> str:
+    """A new open seek of the owner's (their earlier one in the variant cancelled first): its id."""
+    _nobody_waiting(api, tokens, "mineseeker")
+    reply = api.call("POST", "/v1/seeks", token=tokens["owner"], body={"variant": "mineseeker"})
+    assert reply.status == 201, reply.body
+    return str(reply.body["seek_id"])
+
+
 def _active(api: Api, tokens: dict[str, str]) -> str:
     game_id = _game(api, tokens["owner"])
     api.call("POST", f"/v1/games/{game_id}/join", token=api.player("matrix-host"))
@@ -122,6 +139,31 @@ CASES = [
         "take the owner's uploaded avatar",
         _take_uploaded_avatar,
         {"owner": 200, "other": 404, "guest": 403, "anonymous": 401, "expired": 401},
+    ),
+    Case(
+        "read the owner's seek",
+        lambda api, t: ("GET", f"/v1/seeks/{_seek(api, t)}", None),
+        {"owner": 200, "other": 404, "guest": 403, "anonymous": 401, "expired": 401},
+    ),
+    Case(
+        "cancel the owner's seek",
+        lambda api, t: ("DELETE", f"/v1/seeks/{_seek(api, t)}", None),
+        {"owner": 200, "other": 404, "guest": 403, "anonymous": 401, "expired": 401},
+    ),
+    Case(
+        "seek a game",
+        lambda api, t: ("POST", "/v1/seeks", _nobody_waiting(api, t, "windows-duel")),
+        {"owner": 201, "other": 201, "guest": 403, "anonymous": 401, "expired": 401},
+    ),
+    Case(
+        "read the owner's fair-play record",
+        lambda api, t: ("GET", "/v1/players/matrix-owner/fair-play", None),
+        {"owner": 200, "other": 403, "guest": 403, "anonymous": 401, "expired": 401},
+    ),
+    Case(
+        "list fair-play cases (nobody here moderates)",
+        lambda api, t: ("GET", "/v1/moderation/cases", None),
+        {"owner": 403, "other": 403, "guest": 403, "anonymous": 401, "expired": 401},
     ),
     Case(
         "claim the owner's guest",

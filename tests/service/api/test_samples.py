@@ -54,6 +54,13 @@ EXPECTED = {
     "push_subscriptions_post.json": (401, "unauthorized"),
     "push_subscriptions_get.json": (401, "unauthorized"),
     "push_subscriptions_delete.json": (401, "unauthorized"),
+    "seeks_post.json": (401, "unauthorized"),
+    "seeks_get.json": (200, None),
+    "seek_get.json": (401, "unauthorized"),
+    "seek_delete.json": (401, "unauthorized"),
+    "fair_play_get.json": (401, "unauthorized"),
+    "moderation_cases_get.json": (401, "unauthorized"),
+    "moderation_case_post.json": (401, "unauthorized"),
 }
 
 
@@ -81,6 +88,7 @@ def test_every_route_has_a_sample() -> None:
         "leaderboard_snapshot.json",
         "daily_housekeeping.json",
         "monthly_export.json",
+        "fair_play_screen.json",
     }
     live = {"live_connect.json", "live_message.json", "live_disconnect.json", "live_fanout.json"}
     notify = {"notify_deliver.json", "push_platforms.json"}
@@ -163,6 +171,7 @@ def test_the_snapshot_sample_is_its_schedule_input(api: Api) -> None:
     [
         ("daily_housekeeping.json", "DailyHousekeepingSchedule", "DailyHousekeepingFunction"),
         ("monthly_export.json", "MonthlyExportSchedule", "MonthlyExportFunction"),
+        ("fair_play_screen.json", "FairPlayScreenSchedule", "FairPlayScreenFunction"),
     ],
 )
 def test_the_daily_and_export_samples_are_their_schedule_inputs(

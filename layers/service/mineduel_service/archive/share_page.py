@@ -25,7 +25,7 @@ from ..games.record import GameRecord
 from ..platform.clock import parse_iso
 from ..platform.config import get_config
 from ..platform.observability import logger
-from . import analyses, share_chart
+from . import share_chart, stored_analyses
 from .share_html import (
     ANALYSIS,
     ANALYSIS_LATER,
@@ -116,7 +116,7 @@ def analysis_of(record: GameRecord) -> dict[str, Any] | None:
     """The game's analysis for the chart (stored, or computed and stored now); None while a
     daily game's day runs, or if it cannot be had (the page is shown without it)."""
     try:
-        return analyses.stored_or_computed(record)
+        return stored_analyses.stored_or_computed(record)
     except Exception as exc:
         logger.warning(
             "no analysis for the share page",

@@ -3,9 +3,12 @@
 - ``CONN#<connection id>`` / ``CONN``: who connected (``kind``, ``player_id`` unless anonymous),
   the games it is subscribed to (``games``, a string set) and ``expires_ttl``;
 - ``GAME#<game id>`` / ``GAME#SUB#<connection id>``: one subscription, in the game's own
-  partition (``games.watchers``, which reads them).
+  partition (``games.watchers``, which reads them);
+- ``PLAYER#<player id>`` / ``CONN#<connection id>``: a pointer from the player to the
+  connection, so a message about the player rather than a game (quick pairing's ``paired``)
+  reaches every socket they have open with one ``Query``.
 
-Both expire by TTL shortly after API Gateway's longest connection (two hours), in case a
+All three expire by TTL shortly after API Gateway's longest connection (two hours), in case a
 ``$disconnect`` never came; a gone connection is removed the first time a send to it fails.
 Subscribing and unsubscribing change both items in one transaction, the connection item
 conditioned on existing, so a subscription never outlives its connection's item.
@@ -49,16 +52,42 @@ def expiry(now: datetime) -> int:
 
 
 def put_connection(connection: Connection, now: datetime) -> None:
-    """Store a new connection ($connect)."""
+    """Store a new connection ($connect), and the player's pointer to it first (one
+    ``PutItem`` each): a pointer whose connection never got stored is dropped by the first
+    send to it, while a connection without its pointer would miss the player's messages."""
+    connected_at = now.strftime("%Y-%m-%dT%H:%M:%SZ")
     item: dict[str, Any] = {
         **keys.connection(connection.connection_id),
         "kind": {"S": connection.kind},
-        "connected_at": {"S": now.strftime("%Y-%m-%dT%H:%M:%SZ")},
+        "connected_at": {"S": connected_at},
         "expires_ttl": {"N": str(expiry(now))},
     }
     if connection.player_id:
         item["player_id"] = {"S": connection.player_id}
+        dynamo.put(
+            {
+                **keys.player_connection(connection.player_id, connection.connection_id),
+                "connected_at": {"S": connected_at},
+                "expires_ttl": {"N": str(expiry(now))},
+            }
+        )
     dynamo.put(item)
+
+
+def player_connections(player_id: str, now: datetime) -> list[str]:
+    """The ids of the player's open connections (one ``Query`` of their pointers; a pointer
+    past its TTL, which DynamoDB has not deleted yet, is left out)."""
+    found = []
+    for item in dynamo.query(
+        "pk = :pk AND begins_with(sk, :prefix)",
+        {
+            ":pk": {"S": keys.player_partition(player_id)},
+            ":prefix": {"S": keys.PLAYER_CONNECTION_SK},
+        },
+    ):
+        if int(item["expires_ttl"]["N"]) > now.timestamp():
+            found.append(str(item["sk"]["S"]).removeprefix(keys.PLAYER_CONNECTION_SK))
+    return found
 
 
 def parse_connection(item: dict[str, Any]) -> Connection:
@@ -138,10 +167,16 @@ def drop_connection(connection_id: str) -> Connection | None:
     if not old:
         return None
     connection = parse_connection(old)
-    delete_subscriptions(connection_id, connection.games)
+    delete_subscriptions(connection_id, connection.games, connection.player_id)
     return connection
 
 
-def delete_subscriptions(connection_id: str, game_ids: Sequence[str]) -> None:
-    """Delete these subscriptions of a connection (missing ones are fine)."""
-    dynamo.batch_delete([keys.subscription(game_id, connection_id) for game_id in game_ids])
+def delete_subscriptions(
+    connection_id: str, game_ids: Sequence[str], player_id: str | None = None
+) -> None:
+    """Delete these subscriptions of a connection and, given its player, the player's pointer
+    to it (missing ones are fine; one ``BatchWriteItem`` a 25)."""
+    found = [keys.subscription(game_id, connection_id) for game_id in game_ids]
+    if player_id:
+        found.append(keys.player_connection(player_id, connection_id))
+    dynamo.batch_delete(found)

@@ -23,36 +23,20 @@ a subscriber that missed a message still reads the game, and polling stays first
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
-
-from botocore.exceptions import ClientError
 
 from ..games import store
 from ..games.record import GameRecord
 from ..games.watchers import Subscription, parse_subscription, subscriptions, watchers
 from ..notify import notices, outbox
-from ..platform import aws, clock, keys
-from ..platform.config import get_config
+from ..platform import clock, keys
 from ..platform.observability import count, logger
 from .changes import bus_events, event_of, spectators_turned_off
-from .connections import delete_subscriptions, drop_connection, parse_connection, unsubscribe
+from .connections import delete_subscriptions, parse_connection, unsubscribe
+from .push import FanoutReport, put_bus_events, send
 
-MAX_BUS_ENTRIES = 10  # PutEvents takes 10 entries a call
-
-
-@dataclass
-class FanoutReport:
-    """What one batch of stream records caused (returned by the handler, read by tests)."""
-
-    sent: int = 0
-    gone: int = 0
-    failed: int = 0
-    bus_events: int = 0
-    notices: int = 0
-    events: list[str] = field(default_factory=list)
+__all__ = ["FanoutReport", "handle", "send", "typed"]
 
 
 def typed(image: dict[str, Any]) -> dict[str, Any]:
@@ -78,7 +62,7 @@ def handle(records: Iterable[dict[str, Any]]) -> FanoutReport:
             report.failed += 1
             count("FanoutFailures")
             logger.error("fan-out record failed", extra={"error": type(exc).__name__})
-    _put_bus_events(entries, report)
+    put_bus_events(entries, report)
     if report.sent:
         count("PushesSent", report.sent)
     if report.gone:
@@ -101,7 +85,7 @@ def _one(record: dict[str, Any], report: FanoutReport) -> list[dict[str, Any]]:
             _watchers_changed(sub.game_id, report)
     elif sk == keys.CONNECTION_SK and record.get("eventName") == "REMOVE" and old and _ttl(record):
         connection = parse_connection(typed(old))  # gone: its subscriptions go too
-        delete_subscriptions(connection.connection_id, connection.games)
+        delete_subscriptions(connection.connection_id, connection.games, connection.player_id)
     return []
 
 
@@ -189,40 +173,3 @@ def _watchers_changed(game_id: str, report: FanoutReport) -> None:
     for sub in subs:
         if sub.role == "player":
             send(sub.connection_id, message, report)
-
-
-def send(connection_id: str, message: dict[str, Any], report: FanoutReport) -> bool:
-    """Post one message to one connection; a gone connection is removed there and then."""
-    data = json.dumps(message, separators=(",", ":")).encode("utf-8")
-    try:
-        aws.connections().post_to_connection(ConnectionId=connection_id, Data=data)
-    except ClientError as exc:
-        code = str(exc.response.get("Error", {}).get("Code", ""))
-        if code in ("GoneException", "410"):
-            report.gone += 1
-            drop_connection(connection_id)
-            return False
-        report.failed += 1
-        logger.warning("push failed", extra={"error": code})
-        return False
-    report.sent += 1
-    return True
-
-
-def _put_bus_events(entries: list[dict[str, Any]], report: FanoutReport) -> None:
-    bus = get_config().event_bus_name
-    if not entries or not bus:
-        return
-    for start in range(0, len(entries), MAX_BUS_ENTRIES):
-        batch = [{**e, "EventBusName": bus} for e in entries[start : start + MAX_BUS_ENTRIES]]
-        try:
-            answer = aws.events().put_events(Entries=batch)  # type: ignore[arg-type]
-        except Exception as exc:
-            report.failed += len(batch)
-            count("BusEventFailures", len(batch))
-            logger.error("bus events not put", extra={"error": type(exc).__name__})
-            continue
-        failed = int(answer.get("FailedEntryCount", 0))
-        report.bus_events += len(batch) - failed
-        if failed:
-            count("BusEventFailures", failed)

@@ -1,23 +1,22 @@
 """Starting games: create (seat 0 is the creator, bots fill the last seats, the others are open
 or reserved for invited players), join (the last seat taken starts the game) and rematch.
 
-A new game's seed is made here and immediately encrypted; only its commitment stays in the clear.
+A new game's record, with its fresh seed, comes from ``new_games`` (quick pairing makes its
+games there too).
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
 
-from mineduel_engine import Settings, commitment, rules_for
+from mineduel_engine import Settings
 from mineduel_engine.settings import BOT_LEVELS
 
 from ..contract.lobby import CreateGameRequest, JoinRequest
 from ..games import writes
 from ..games.current import existing
-from ..games.deadlines import WAITING_LAPSE_S, deadline_after
+from ..games.deadlines import deadline_after
 from ..games.errors import GameNotFinished
 from ..games.record import GameRecord, Seat
 from ..games.seats import seat_of
@@ -25,7 +24,7 @@ from ..games.views import game_view
 from ..people.errors import PlayerNotFound
 from ..people.identity import authenticate
 from ..people.profiles import USERNAME, display_name, get_profile, owner_of
-from ..platform import auth, clock, crypto, dynamo
+from ..platform import auth, clock, dynamo
 from ..platform.observability import count, logger
 from ..play.advance import follow_schedule
 from ..ratings.model import RATED_VARIANTS, system_for
@@ -41,6 +40,7 @@ from .errors import (
     UnratedSeat,
     VariantNotRated,
 )
+from .new_games import new_game, seat_for
 
 ATTEMPTS = 3
 
@@ -58,7 +58,7 @@ def create_game(caller: auth.Caller, request: CreateGameRequest) -> dict[str, An
     settings = Settings.for_variant(request.variant, seats=request.seats, options=_options(request))
     _check_create(caller, request)
     invitees = _invitees(caller, request.invite)
-    creator = _seat_for(caller, display_name(caller))
+    creator = seat_for(caller, display_name(caller, rated=request.rated))
     seats = _seats(creator, invitees, request)
     record = new_game(settings, seats, request.move_deadline_s, request.rated, request.bot_level)
     writes.persist(record, None)
@@ -77,57 +77,6 @@ def _options(request: CreateGameRequest) -> dict[str, Any]:
     if request.bomb_when_behind is not None:
         options["bomb_when_behind"] = request.bomb_when_behind
     return options
-
-
-def new_game(
-    settings: Settings,
-    seats: tuple[Seat, ...],
-    move_deadline_s: int,
-    rated: bool,
-    bot_level: str,
-    rematch_of: str | None = None,
-    creator_seat: int = 0,
-) -> GameRecord:
-    """A game record with a fresh seed (only its ciphertext and commitment are kept): active at
-    once when every seat is taken, else waiting (until it lapses a week later)."""
-    now = clock.now()
-    game_id = str(uuid.uuid4())
-    seed = crypto.new_seed()
-    ciphertext = crypto.encrypt_seed(seed, game_id)
-    public_commitment = commitment(seed)
-    del seed  # only the ciphertext is kept
-    active = all(seat.kind != "open" for seat in seats)
-    return GameRecord(
-        game_id=game_id,
-        state=rules_for(settings.variant).new_game(settings),
-        seats=seats,
-        status="active" if active else "waiting",
-        commitment=public_commitment,
-        seed_ciphertext=ciphertext,
-        move_deadline_s=move_deadline_s,
-        rated=rated,
-        bot_level=bot_level,
-        created_at=clock.iso(now),
-        deadline=deadline_after(now, move_deadline_s) if active else None,
-        lapses_at=None if active else _lapse_time(now),
-        rematch_of=rematch_of,
-        creator_seat=creator_seat,
-    )
-
-
-def _lapse_time(now: datetime) -> str:
-    return clock.iso(now + timedelta(seconds=WAITING_LAPSE_S))
-
-
-def _seat_for(caller: auth.Caller, name: str, client_seed: str = "") -> Seat:
-    return Seat(
-        kind=caller.kind,
-        player_id=caller.player_id,
-        name=name,
-        client_seed=client_seed,
-        token_hash=caller.token_hash,
-        token_expires=caller.expires_at,
-    )
 
 
 def _reserved(invitee: Invitee) -> Seat:
@@ -211,9 +160,9 @@ def join_game(caller: auth.Caller, game_id: str, request: JoinRequest) -> dict[s
         if record.status != "waiting":
             raise GameNotWaiting(f"The game is {record.status}; its seats are no longer open.")
         index = _open_seat(record, caller.player_id)
-        name = name or display_name(caller)
+        name = name or display_name(caller, rated=record.rated)
         seats = list(record.seats)
-        seats[index] = _seat_for(caller, name, request.client_seed or "")
+        seats[index] = seat_for(caller, name, request.client_seed or "")
         full = all(seat.kind != "open" for seat in seats)
         now = clock.now()
         after = record.evolve(
@@ -260,7 +209,7 @@ def rematch(cred: auth.Credential, game_id: str) -> dict[str, Any]:
     for index in order:
         seat = previous.seats[index]
         if seat.player_id == caller.player_id:
-            seats.append(_seat_for(caller, display_name(caller)))
+            seats.append(seat_for(caller, display_name(caller, rated=previous.rated)))
         elif seat.kind == "account" and seat.player_id:
             profile = get_profile(seat.player_id)
             username = profile.username if profile and profile.username else seat.name

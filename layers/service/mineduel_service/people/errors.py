@@ -129,3 +129,13 @@ class BadStatus(Invalid):
 
     code = "bad-status"
     default_message = "status is 'active' or 'finished'."
+
+
+class FairPlayRestricted(NotAllowed):
+    """A moderator restricted the player after a fair-play review (docs/fair-play.md): no rated
+    games (quick pairing, creating, joining, a rematch); unrated ones are fine."""
+
+    code = "fair-play-restricted"
+    default_message = (
+        "After a fair-play review your account plays unrated games only; choose an unrated game."
+    )

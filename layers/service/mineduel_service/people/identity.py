@@ -69,7 +69,9 @@ def mark_claimed(token_hash: str, account_id: str) -> None:
 def authenticate(credential: auth.Credential) -> auth.Caller:
     """The verified caller (guests checked against their stored hash and expiry)."""
     if credential.kind == "account":
-        return auth.Caller("account", credential.player_id, credential.name)
+        return auth.Caller(
+            "account", credential.player_id, credential.name, groups=credential.groups
+        )
     guest = get_guest(credential.token_hash)
     if guest is None or guest.player_id != credential.player_id:
         raise Unauthorized("The guest token is unknown; get one from POST /v1/guests.")

@@ -185,10 +185,11 @@ def update_me(caller: auth.Caller, request: UpdateMeRequest) -> dict[str, Any]:
 def _listing_updates(
     before: Profile, after: Profile, ratings: dict[str, PlayerRating]
 ) -> list[dict[str, Any]]:
-    """The rating items' copies of the username and the ``leaderboard`` setting, brought in
-    step in the profile's own transaction when either changes (the leaderboard reads them)."""
-    opted_in = bool(after.settings.get("leaderboard", False))
-    if before.username == after.username and before.settings.get("leaderboard") == opted_in:
+    """The rating items' copies of the username and the ``leaderboard`` setting (off while the
+    player is restricted), brought in step in the profile's own transaction when either
+    changes (the leaderboard reads them)."""
+    opted_in = after.listed
+    if before.username == after.username and before.listed == opted_in:
         return []
     now = clock.now()
     return [listing_update(r, after.username, opted_in, now) for r in ratings.values()]

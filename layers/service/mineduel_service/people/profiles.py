@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from ..platform import auth, clock, dynamo, keys
-from .errors import PlayerNotFound
+from .errors import FairPlayRestricted, PlayerNotFound
 
 PlayerKind = Literal["account", "guest"]
 USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
@@ -128,6 +128,15 @@ class Profile:
     version: int = 0
     claimed_by: str | None = None
     """For a guest whose games an account claimed: that account (results now count there)."""
+    restricted: bool = False
+    """A moderator restricted the player after a fair-play review (docs/fair-play.md): they
+    are on no leaderboard, whatever their setting, and may not seek rated games."""
+
+    @property
+    def listed(self) -> bool:
+        """Whether the player's ratings belong on the leaderboards: they asked to be there
+        (``settings.leaderboard``) and are not restricted."""
+        return bool(self.settings.get("leaderboard", False)) and not self.restricted
 
     @property
     def display_name(self) -> str:
@@ -150,7 +159,7 @@ def new_profile(player_id: str, kind: PlayerKind) -> Profile:
 
 def profile_item(profile: Profile) -> dict[str, Any]:
     """The profile's DynamoDB item."""
-    body = {
+    body: dict[str, Any] = {
         "kind": profile.kind,
         "created_at": profile.created_at,
         "username": profile.username,
@@ -159,6 +168,8 @@ def profile_item(profile: Profile) -> dict[str, Any]:
         "stats": asdict(profile.stats),
         "claimed_by": profile.claimed_by,
     }
+    if profile.restricted:
+        body["restricted"] = True
     return {
         **keys.profile(profile.player_id),
         "version": {"N": str(profile.version)},
@@ -179,6 +190,7 @@ def parse_profile(player_id: str, item: dict[str, Any]) -> Profile:
         stats=Stats(**body.get("stats", {})),
         version=int(item["version"]["N"]),
         claimed_by=body.get("claimed_by"),
+        restricted=bool(body.get("restricted", False)),
     )
 
 
@@ -218,12 +230,18 @@ def player_by_name(username: str) -> Profile:
     return profile
 
 
-def display_name(caller: auth.Caller) -> str:
-    """The name a caller's seat shows: an account's username (or its stand-in), a guest's name."""
+def display_name(caller: auth.Caller, *, rated: bool = False) -> str:
+    """The name a caller's seat shows: an account's username (or its stand-in), a guest's name.
+
+    For a seat in a ``rated`` game, the same read also refuses a player a moderator restricted
+    (``FairPlayRestricted``): whoever seats a player reads this first, so no rated game of
+    theirs starts however it is made."""
     if caller.kind != "account":
         return caller.name
     profile = get_profile(caller.player_id)
     if profile is not None:
+        if rated and profile.restricted:
+            raise FairPlayRestricted()
         return profile.display_name
     return f"Player {caller.player_id.replace('-', '')[:6]}"
 

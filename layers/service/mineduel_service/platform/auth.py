@@ -54,6 +54,9 @@ class Credential:
     token: str
     player_id: str
     name: str
+    groups: frozenset[str] = frozenset()
+    """The account's Cognito groups (``cognito:groups``, in id and access tokens alike), as
+    the token says; a change of groups shows in tokens issued after it."""
 
     @property
     def token_hash(self) -> str:
@@ -70,6 +73,8 @@ class Caller:
     name: str
     token_hash: str | None = None
     expires_at: int | None = None
+    groups: frozenset[str] = frozenset()
+    """The account's Cognito groups (``moderators``); empty for guests."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +133,16 @@ def credential(token: str) -> Credential:
     if len(parts) == 3:
         claims = verify_account_token(token)
         name = claims.get("cognito:username") or claims.get("username") or claims["sub"]
-        return Credential("account", token, str(claims["sub"]), str(name))
+        return Credential("account", token, str(claims["sub"]), str(name), _groups(claims))
     raise Unauthorized()
+
+
+def _groups(claims: dict[str, Any]) -> frozenset[str]:
+    """The token's ``cognito:groups`` (a list of names; absent for an account in none)."""
+    found = claims.get("cognito:groups")
+    if not isinstance(found, list):
+        return frozenset()
+    return frozenset(str(group) for group in found if isinstance(group, str))
 
 
 def verify_account_token(token: str) -> dict[str, Any]:

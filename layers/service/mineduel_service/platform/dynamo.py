@@ -78,10 +78,17 @@ def get(key: Key, *, consistent: bool = True) -> Item | None:
     return dict(item) if item else None
 
 
-def put(item: Item, *, condition: str | None = None, values: Item | None = None) -> None:
+def put(
+    item: Item,
+    *,
+    condition: str | None = None,
+    values: Item | None = None,
+    names: dict[str, str] | None = None,
+) -> None:
     """One ``PutItem``; with ``condition``, ``WriteConflict`` when it does not hold."""
+    request = put_op(item, condition=condition, values=values, names=names)["Put"]
     try:
-        aws.dynamodb().put_item(**put_op(item, condition=condition, values=values)["Put"])
+        aws.dynamodb().put_item(**request)
     except aws.client_error() as exc:
         if condition is not None and _refused(exc):
             raise WriteConflict(["ConditionalCheckFailed"]) from None
@@ -138,11 +145,19 @@ def delete(
 
 
 # ---------------------------------------------------------------------------- transactions
-def put_op(item: Item, *, condition: str | None = None, values: Item | None = None) -> Item:
+def put_op(
+    item: Item,
+    *,
+    condition: str | None = None,
+    values: Item | None = None,
+    names: dict[str, str] | None = None,
+) -> Item:
     """A transaction's ``Put``."""
     op: dict[str, Any] = {"TableName": table(), "Item": item}
     if condition is not None:
         op["ConditionExpression"] = condition
+    if names:
+        op["ExpressionAttributeNames"] = names
     if values:
         op["ExpressionAttributeValues"] = values
     return {"Put": op}
@@ -189,6 +204,15 @@ def delete_op(key: Key, *, condition: str | None = None, values: Item | None = N
     if values:
         op["ExpressionAttributeValues"] = values
     return {"Delete": op}
+
+
+def condition_check_op(key: Key, condition: str, *, values: Item | None = None) -> Item:
+    """A transaction's ``ConditionCheck``: the transaction lands only if ``condition`` holds for
+    the item at ``key`` (which it does not write)."""
+    op: dict[str, Any] = {"TableName": table(), "Key": key, "ConditionExpression": condition}
+    if values:
+        op["ExpressionAttributeValues"] = values
+    return {"ConditionCheck": op}
 
 
 def transact(items: Sequence[Item]) -> None:

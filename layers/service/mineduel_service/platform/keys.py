@@ -39,6 +39,18 @@ PUSH_ADDRESS = "PUSHADDR#"
 PUSH_OWNER_SK = "OWNER"
 NOTIFIED_SK = "NOTIFIED#"
 EXPORTS_PK = "EXPORT#MONTHLY"
+SEEK_SK = "SEEK#"
+SEEKING_SK = "SEEKING#"
+PLAYER_CONNECTION_SK = "CONN#"
+FAIR_PLAY_SK = "FAIRPLAY"
+MODERATION_PK = "MODERATION"
+CASE_SK = "CASE#"
+DECISION_SK = "DECISION#"
+SCREENED_PK = "FAIRPLAY#SCREENED"
+RATING_DIGITS = 5
+"""A seek's rating in its pool's sort key: zero-padded, so the pool sorts by rating."""
+DEADLINE_DIGITS = 7
+"""A seek's move deadline in its pool's sort key (at most 604,800 seconds)."""
 LIMIT_PREFIX = "LIMIT#"
 
 DEADLINE_INDEX = "deadlines"
@@ -147,6 +159,33 @@ def invitation(player_id: str, game_id: str) -> Key:
     return _key(player_partition(player_id), f"{INVITATION_SK}{game_id}")
 
 
+def player_connection(player_id: str, connection_id: str) -> Key:
+    """A pointer from a player to one of their live connections (written with the connection,
+    gone with it), so a message for the player finds every socket they have open."""
+    return _key(player_partition(player_id), f"{PLAYER_CONNECTION_SK}{connection_id}")
+
+
+def seek(player_id: str, seek_id: str) -> Key:
+    """One of a player's seeks (quick pairing), in the owner's partition: only its owner can
+    name it."""
+    return _key(player_partition(player_id), f"{SEEK_SK}{seek_id}")
+
+
+def seek_lock(player_id: str, variant: str) -> Key:
+    """The item that exists while the player has an open seek in ``variant`` (one at a time)."""
+    return _key(player_partition(player_id), f"{SEEKING_SK}{variant}")
+
+
+def seek_id_of(item: dict[str, Any]) -> str:
+    """The seek id of a seek item."""
+    return str(item["sk"]["S"]).removeprefix(SEEK_SK)
+
+
+def fair_play(player_id: str) -> Key:
+    """A player's fair-play record: the figures of their last screened rated games."""
+    return _key(player_partition(player_id), FAIR_PLAY_SK)
+
+
 def avatar_upload(player_id: str) -> Key:
     """The item naming the player's current avatar upload."""
     return _key(player_partition(player_id), "AVATAR#UPLOAD")
@@ -245,6 +284,52 @@ def daily_table(day: str, page: int) -> Key:
 def monthly_export(month: str) -> Key:
     """A month's export entry."""
     return _key(EXPORTS_PK, f"MONTH#{month}")
+
+
+def seek_pool_partition(variant: str) -> str:
+    """The partition of a variant's open seeks (its pool), sorted by deadline, rated and
+    rating, so the seeks one seek may be paired with are one sort-key range."""
+    return f"SEEKS#{variant}"
+
+
+def seek_pool_prefix(move_deadline_s: int, rated: bool) -> str:
+    """The part of a pool entry's sort key that seeks must share to be paired (with the
+    partition's variant: the matching key)."""
+    return f"{move_deadline_s:0{DEADLINE_DIGITS}d}#{'R' if rated else 'U'}#"
+
+
+def seek_pool_rating(rating: int) -> str:
+    """A rating as the pool's sort key holds it (clamped to the digits it has)."""
+    return f"{min(max(rating, 0), 10**RATING_DIGITS - 1):0{RATING_DIGITS}d}"
+
+
+def seek_pool_entry(
+    variant: str, move_deadline_s: int, rated: bool, rating: int, created_at: str, seek_id: str
+) -> Key:
+    """An open seek's entry in its variant's pool (deleted when it is paired or cancelled)."""
+    prefix = seek_pool_prefix(move_deadline_s, rated)
+    sort = f"{prefix}{seek_pool_rating(rating)}#{created_at}#{seek_id}"
+    return _key(seek_pool_partition(variant), sort)
+
+
+def moderation_case(case_id: str) -> Key:
+    """A fair-play case for moderators (every case in one partition: a handful a day)."""
+    return _key(MODERATION_PK, f"{CASE_SK}{case_id}")
+
+
+def case_id_of(item: dict[str, Any]) -> str:
+    """The case id of a case item."""
+    return str(item["sk"]["S"]).removeprefix(CASE_SK)
+
+
+def moderation_decision(case_id: str, decided_at: str, number: int) -> Key:
+    """One moderator's decision on a case, kept for good (the log of every decision)."""
+    return _key(MODERATION_PK, f"{DECISION_SK}{case_id}#{decided_at}#{number:04d}")
+
+
+def screened_up_to(shard: str) -> Key:
+    """How far fair-play screening has read one partition of the ``finished`` index."""
+    return _key(SCREENED_PK, shard)
 
 
 def limit_counter(scope: str, address: str, window: int) -> Key:

@@ -191,11 +191,7 @@ def _rating_puts(
         before = current_rating(stored, line.player_id, system)
         after = before.after_game(line.after, ended_at)
         profile = counted[line.player_id][1]
-        puts.append(
-            rating_put(
-                after, previous, profile.username, profile.settings.get("leaderboard", False), now
-            )
-        )
+        puts.append(rating_put(after, previous, profile.username, profile.listed, now))
     return puts
 
 
