@@ -51,10 +51,15 @@ ROUTES: dict[str, tuple[str, ...]] = {
     "/v1/me/invites": ("GET",),
     "/v1/me/push-subscriptions": ("GET", "POST"),
     "/v1/me/push-subscriptions/{subscription_id}": ("DELETE",),
+    "/v1/moderation/cases": ("GET",),
+    "/v1/moderation/cases/{case_id}": ("POST",),
     "/v1/players/{username}": ("GET",),
+    "/v1/players/{username}/fair-play": ("GET",),
     "/v1/players/{username}/games": ("GET",),
     "/v1/players/{username}/games/export": ("GET",),
     "/v1/push/vapid-key": ("GET",),
+    "/v1/seeks": ("GET", "POST"),
+    "/v1/seeks/{seek_id}": ("DELETE", "GET"),
 }
 """Every route of the API (template.yaml's ``HttpApi`` events but this one): path -> methods."""
 

@@ -232,11 +232,12 @@ class Api:
 
         return play_out(game, commit, level)
 
-    def account(self, name: str, *, use: str = "IdToken") -> str:
+    def account(self, name: str, *, use: str = "IdToken", fresh: bool = False) -> str:
         """A token for the account ``<name>@example.com`` (created on first use) from the
-        template's user pool, where players sign in with their email."""
+        template's user pool, where players sign in with their email. Tokens are kept for the
+        stack; ``fresh`` signs in again (a token issued after, say, joining a group)."""
         config = get_config()
-        if (name, use) not in self.tokens:
+        if fresh or (name, use) not in self.tokens:
             cognito = boto3.client("cognito-idp", region_name=config.region)
             self.tokens[name, use] = sign_in(
                 cognito, config.user_pool_id, config.user_pool_client_id, name, use=use

@@ -131,7 +131,7 @@ def _moderator_token(api: Api) -> str:
     boto3.client("cognito-idp", region_name=config.region).admin_add_user_to_group(
         UserPoolId=config.user_pool_id, Username=f"{MODERATOR}@example.com", GroupName="moderators"
     )
-    return api.account(MODERATOR)
+    return api.account(MODERATOR, fresh=True)
 
 
 Played = dict[str, Any]

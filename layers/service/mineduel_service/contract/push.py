@@ -34,18 +34,13 @@ class PushSubscriptionRequest(_Request):
         json_schema_extra={
             "oneOf": [
                 {
-                    "properties": {
-                        "kind": {"const": "web"},
-                        "endpoint": {"type": "string"},
-                        "keys": {"type": "object"},
-                    },
+                    # Only what tells the kinds apart: the fields' own schemas are the model's
+                    # (inline copies here make generators emit the keys' model twice).
+                    "properties": {"kind": {"const": "web"}},
                     "required": ["kind", "endpoint", "keys"],
                 },
                 {
-                    "properties": {
-                        "kind": {"enum": ["apns", "fcm"]},
-                        "device_token": {"type": "string"},
-                    },
+                    "properties": {"kind": {"enum": ["apns", "fcm"]}},
                     "required": ["kind", "device_token"],
                 },
             ]
