@@ -38,8 +38,11 @@ cfn-lint: $(STAMP)
 # once), on ports and temporary directories of its own; `PYTEST_WORKERS=0 make pytest` runs in one
 # process. The IAM audit's unused grants are judged on all the workers' calls together.
 PYTEST_WORKERS ?= auto
+# The schema fuzz first, in one process (schemathesis' tests share one node id, which
+# pytest-xdist cannot schedule: tests/conftest.py's RUN_APART), then everything else on workers.
 pytest: $(STAMP)
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -n 0 tests/openapi/test_schema_fuzz.py
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --ignore=tests/openapi/test_schema_fuzz.py
 
 test: lint typecheck cfn-lint pytest
 

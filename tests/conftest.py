@@ -91,9 +91,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = [item for item in items if not item.get_closest_marker("after_all")] + last
 
 
+RUN_APART = frozenset({(TESTS / "openapi" / "test_schema_fuzz.py").resolve()})
+"""Files ``make pytest`` runs in a process of their own, before the workers: schemathesis gives
+every operation's test one node id, which pytest-xdist cannot schedule (measured: 1 of its 44
+tests ran on workers, and reported as passed). A run without them is still complete."""
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Decide whether this run is the whole suite: every test file collected, none left out."""
-    on_disk = {path.resolve() for path in TESTS.rglob("test_*.py")}
+    on_disk = {path.resolve() for path in TESTS.rglob("test_*.py")} - RUN_APART
     collected = {Path(item.path).resolve() for item in session.items}
     session.config.stash[_COMPLETE] = not _deselected and on_disk <= collected
 

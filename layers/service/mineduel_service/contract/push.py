@@ -34,13 +34,21 @@ class PushSubscriptionRequest(_Request):
         json_schema_extra={
             "oneOf": [
                 {
-                    # Only what tells the kinds apart: the fields' own schemas are the model's
-                    # (inline copies here make generators emit the keys' model twice).
-                    "properties": {"kind": {"const": "web"}},
+                    # Only what tells the kinds apart, and that the fields are not null: their
+                    # own schemas are the model's (inline copies here make generators emit the
+                    # keys' model twice).
+                    "properties": {
+                        "kind": {"const": "web"},
+                        "endpoint": {"not": {"type": "null"}},
+                        "keys": {"not": {"type": "null"}},
+                    },
                     "required": ["kind", "endpoint", "keys"],
                 },
                 {
-                    "properties": {"kind": {"enum": ["apns", "fcm"]}},
+                    "properties": {
+                        "kind": {"enum": ["apns", "fcm"]},
+                        "device_token": {"not": {"type": "null"}},
+                    },
                     "required": ["kind", "device_token"],
                 },
             ]
