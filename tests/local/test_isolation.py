@@ -18,8 +18,9 @@ from collections.abc import Iterator
 
 import pytest
 from aws_lambda_powertools.event_handler.api_gateway import BaseRouter
+from mineduel_service.notify import vapid
 from mineduel_service.platform import crypto
-from mineduel_service.platform.observability import logger, metrics
+from mineduel_service.platform.observability import count, logger, metrics
 
 from mineduel.benchmarks.burst import token_burst
 from mineduel.local import isolation
@@ -106,3 +107,27 @@ def test_an_environment_keeps_its_state_between_invocations_and_its_own_seed_cac
     crypto.clear_cache()  # outside any environment: every environment's cache
     with isolation.running_in(environment):
         assert crypto._cache.get(b"ciphertext", "game") is None
+
+
+def test_a_new_environment_records_from_nothing_and_reads_its_own_push_key() -> None:
+    """What the process recorded outside any environment is not a new environment's (once,
+    every later flush carried a service test's counts), and a VAPID key an earlier stack's
+    environment read is not a later one's (it handed browsers a key it could not sign with)."""
+    isolation.install()
+    metrics.clear_metrics()
+    count("RecordedOutside")  # a use case called directly, outside any environment
+    vapid._cache.put("public", "an earlier stack's key")
+    try:
+        with isolation.running_in(isolation.Environment("fresh")):
+            assert not metrics.metric_set
+            assert vapid._cache.get("public") is None
+            count("RecordedInside")
+            vapid._cache.put("public", "this environment's key")
+            assert list(metrics.metric_set) == ["RecordedInside"]
+        assert list(metrics.metric_set) == ["RecordedOutside"]  # the process's own: untouched
+        assert vapid._cache.get("public") == "an earlier stack's key"
+        vapid.forget()  # outside any environment: every environment's cache
+        assert vapid._cache.get("public") is None
+    finally:
+        metrics.clear_metrics()
+        vapid.forget()

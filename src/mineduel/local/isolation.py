@@ -12,10 +12,15 @@ every environment in one process (a private copy of the handler module each:
 - Powertools' Logger keeps the request's keys (request id, correlation id, cold start) on the
   formatter that every Logger of the service shares, and its cold-start flag in a module;
 - Powertools' Metrics keeps the metric set, dimensions and metadata on the Metrics class, so one
-  request could flush another's metrics;
+  request could flush another's metrics; a new environment's metric set starts empty, as a new
+  Lambda environment's does, whatever the process recorded outside any environment (a test
+  calling a use case directly: its counts once rode along in every later flush);
 - the service keeps the seeds it decrypted in a module-level cache (``crypto._cache``), so one
   function could be served a seed another function's environment decrypted, and the local
-  stack would count fewer KMS calls than AWS makes.
+  stack would count fewer KMS calls than AWS makes;
+- the notification service keeps the VAPID key pair it read (``vapid._cache``), so a stack
+  started after another in the same process would hand browsers the first stack's public key
+  and then find no private key of its own to sign with.
 
 :func:`install` re-homes exactly these on the running :class:`Environment`, which
 :func:`running_in` makes current for one invocation (a ``ContextVar``, so each request's thread
@@ -56,12 +61,13 @@ class Environment:
         self._copies: dict[int, tuple[Any, Any]] = {}
         self._objects: dict[int, Any] = {}
 
-    def read(self, owner: object, name: str, shared: Any) -> Any:
-        """``owner.name`` in this environment: what it assigned, else its copy of ``shared``."""
+    def read(self, owner: object, name: str, shared: Any, *, empty: bool = False) -> Any:
+        """``owner.name`` in this environment: what it assigned, else its copy of ``shared``
+        (an empty one of its type when ``empty``)."""
         found = self._assigned.get((id(owner), name), _MISSING)
         if found is not _MISSING:
             return found
-        return self.copy_of(shared)
+        return self.copy_of(shared, empty=empty)
 
     def assigned(self, owner: object, name: str) -> Any:
         """What this environment set ``owner.name`` to (``_MISSING`` if it never did)."""
@@ -71,14 +77,16 @@ class Environment:
         """Set ``owner.name`` in this environment only."""
         self._assigned[(id(owner), name)] = value
 
-    def copy_of(self, shared: Any) -> Any:
+    def copy_of(self, shared: Any, *, empty: bool = False) -> Any:
         """This environment's own copy of a shared mutable object, the same copy wherever it is
-        reached from (Powertools' Metrics and its provider hold one metric set between them)."""
+        reached from (Powertools' Metrics and its provider hold one metric set between them).
+        ``empty``: a new object of its type instead, what a fresh Lambda environment holds
+        whatever the process recorded before (a test calling a use case directly)."""
         if shared is None or isinstance(shared, str | int | float | bool | tuple):
             return shared
         found = self._copies.get(id(shared))
         if found is None or found[0] is not shared:
-            found = (shared, copy.deepcopy(shared))
+            found = (shared, type(shared)() if empty else copy.deepcopy(shared))
             self._copies[id(shared)] = found
         return found[1]
 
@@ -135,8 +143,10 @@ class _InstanceAttribute:
     """An instance attribute every environment gets its own copy of (by the shared object's
     identity), set per environment; outside any, the instance's own."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, *, starts_empty: bool = False) -> None:
         self.name = name
+        self.starts_empty = starts_empty
+        """An environment's first copy is empty (a metric set: nothing recorded yet)."""
 
     def __get__(self, instance: object, owner: type | None = None) -> Any:
         if instance is None:
@@ -146,7 +156,9 @@ class _InstanceAttribute:
         except KeyError:
             raise AttributeError(self.name) from None
         environment = CURRENT.get()
-        return shared if environment is None else environment.read(instance, self.name, shared)
+        if environment is None:
+            return shared
+        return environment.read(instance, self.name, shared, empty=self.starts_empty)
 
     def __set__(self, instance: object, value: Any) -> None:
         environment = CURRENT.get()
@@ -192,8 +204,14 @@ class _PerEnvironmentObject:
 _ROUTER_CLASS_STATE = ("current_event", "lambda_context")
 _FORMATTER_STATE = ("log_format",)
 _METRICS_STATE = ("metric_set", "dimension_set", "metadata_set", "default_dimensions")
+_RECORDED_STATE = ("metric_set", "metadata_set")
+"""What an invocation records, empty in a new environment whatever the process holds (a test
+that calls a use case outside any environment records into the process's own set)."""
 _PROVIDER_STATE = (*_METRICS_STATE, "dimension_sets", "timestamp")
-_SINGLETONS = (("mineduel_service.platform.crypto", "_cache", ("clear", "forget")),)
+_SINGLETONS = (
+    ("mineduel_service.platform.crypto", "_cache", ("clear", "forget")),
+    ("mineduel_service.notify.vapid", "_cache", ("clear",)),
+)
 _install_lock = threading.Lock()
 _installed = False
 
@@ -262,6 +280,8 @@ def _metrics_state() -> None:
     from aws_lambda_powertools.metrics.provider.cloudwatch_emf import cloudwatch  # noqa: PLC0415
 
     for name in _METRICS_STATE:
-        setattr(metrics.Metrics, name, _InstanceAttribute(name))
+        attribute = _InstanceAttribute(name, starts_empty=name in _RECORDED_STATE)
+        setattr(metrics.Metrics, name, attribute)
     for name in _PROVIDER_STATE:
-        setattr(cloudwatch.AmazonCloudWatchEMFProvider, name, _InstanceAttribute(name))
+        attribute = _InstanceAttribute(name, starts_empty=name in _RECORDED_STATE)
+        setattr(cloudwatch.AmazonCloudWatchEMFProvider, name, attribute)

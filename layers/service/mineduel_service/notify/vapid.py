@@ -36,9 +36,28 @@ JWT_LIFETIME_S = 12 * 3600
 RACE_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)
 """How long a loser of the first-use race waits, in turn, for the winner's public key."""
 
-_lock = threading.Lock()
-_cache: dict[str, Any] = {}
-"""``public`` (str) and ``private`` (the key), once read in this environment."""
+
+class _KeyCache:
+    """``public`` (str) and ``private`` (the key), once read in this environment."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._found: dict[str, Any] = {}
+
+    def get(self, name: str) -> Any:
+        with self._lock:
+            return self._found.get(name)
+
+    def put(self, name: str, value: Any) -> None:
+        with self._lock:
+            self._found[name] = value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._found.clear()
+
+
+_cache = _KeyCache()
 
 
 def b64url(data: bytes) -> str:
@@ -75,16 +94,15 @@ def _names() -> _Names:
 
 def public_key() -> str:
     """The application server key browsers subscribe with (base64url, uncompressed P-256)."""
-    with _lock:
-        if "public" in _cache:
-            return str(_cache["public"])
+    cached = _cache.get("public")
+    if cached is not None:
+        return str(cached)
     names = _names()
     found = _read(names.public, decrypt=False)
     if found is None:
         made = _make(names)
         found = made if made is not None else _wait_for(names.public)
-    with _lock:
-        _cache["public"] = found
+    _cache.put("public", found)
     return found
 
 
@@ -92,23 +110,20 @@ def private_key() -> ec.EllipticCurvePrivateKey:
     """The key every Web Push request is signed with. Only the public route makes the pair:
     a browser subscribes with the public key first, so by the time anything is pushed, the
     pair exists (``PushKeyUnavailable`` otherwise: the message is retried)."""
-    with _lock:
-        if "private" in _cache:
-            cached: ec.EllipticCurvePrivateKey = _cache["private"]
-            return cached
+    cached: ec.EllipticCurvePrivateKey | None = _cache.get("private")
+    if cached is not None:
+        return cached
     raw = _read(_names().private, decrypt=True)
     if raw is None:
         raise PushKeyUnavailable()
     key = _from_raw(raw)
-    with _lock:
-        _cache["private"] = key
+    _cache.put("private", key)
     return key
 
 
 def forget() -> None:
     """Drop the cached pair (tests, and a stack whose parameters were replaced)."""
-    with _lock:
-        _cache.clear()
+    _cache.clear()
 
 
 def _from_raw(raw: str) -> ec.EllipticCurvePrivateKey:
