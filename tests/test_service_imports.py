@@ -66,9 +66,34 @@ class Import:
     module: str | None
 
 
+_PARSED: dict[str, ast.Module] = {}
+"""Trees by source text: every rule reads every module, and a planted violation's copy of the
+tree differs from the tree in one file, so each text is parsed once per process (the trees are
+only read)."""
+
+
+def _parse(path: Path) -> ast.Module:
+    text = path.read_text()
+    tree = _PARSED.get(text)
+    if tree is None:
+        tree = _PARSED[text] = ast.parse(text, filename=str(path))
+    return tree
+
+
+_NODES: dict[int, list[ast.AST]] = {}
+
+
+def _walk(tree: ast.Module) -> list[ast.AST]:
+    """Every node of a parsed tree (``ast.walk``), listed once per tree: four rules read them."""
+    nodes = _NODES.get(id(tree))
+    if nodes is None:
+        nodes = _NODES[id(tree)] = list(ast.walk(tree))
+    return nodes
+
+
 def _literal(path: Path, name: str) -> object:
     """The value of a module-level constant, read without importing the module."""
-    for node in ast.parse(path.read_text()).body:
+    for node in _parse(path).body:
         target: ast.expr
         if isinstance(node, ast.AnnAssign):
             target, value = node.target, node.value
@@ -106,7 +131,7 @@ def _modules(root: Path, packages: dict[str, int]) -> list[Module]:
     modules = []
     for package in packages:
         for path in sorted((root / SERVICE / package).glob("*.py")):
-            tree = ast.parse(path.read_text(), filename=str(path))
+            tree = _parse(path)
             modules.append(Module(package, path.stem, path, tree))
     return modules
 
@@ -129,7 +154,7 @@ def imports_of(root: Path, module: Module | None, tree: ast.Module) -> list[Impo
     """Every import of the service layer in ``tree`` (module level or inside functions);
     ``module`` places the relative ones (None for code outside the layer)."""
     found: list[Import] = []
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
@@ -186,7 +211,7 @@ def use_case_violations(root: Path) -> list[str]:
                 )
     open_to_handlers = {EDGE, *_layers_first(root)}
     for app in sorted((root / "functions").glob("*/app.py")):
-        for imported in imports_of(root, None, ast.parse(app.read_text())):
+        for imported in imports_of(root, None, _parse(app)):
             if imported.package in open_to_handlers:
                 continue
             if imported.module not in cases.get(imported.package, set()):
@@ -225,7 +250,7 @@ def status_violations(root: Path) -> list[str]:
     for module in _modules(root, ranks):
         if module.package == EDGE or module.where in PUSH_SERVICE_CLIENT:
             continue
-        for node in ast.walk(module.tree):
+        for node in _walk(module.tree):
             line = getattr(node, "lineno", 0)
             why = None
             if isinstance(node, ast.Import | ast.ImportFrom):
@@ -265,7 +290,7 @@ def dynamo_violations(root: Path) -> list[str]:
     """Rule 4: only ``platform.dynamo`` calls DynamoDB, only ``platform.keys`` builds a key."""
     found = []
     for module in _modules(root, _layers(root)):
-        for node in ast.walk(module.tree):
+        for node in _walk(module.tree):
             line = getattr(node, "lineno", 0)
             outside = module.where not in {"platform/dynamo.py", "platform/aws.py"}
             if isinstance(node, ast.Attribute) and node.attr == "dynamodb" and outside:
