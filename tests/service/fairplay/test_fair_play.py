@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 
 HONEST, ASSISTED, MODERATOR, BYSTANDER = "fp-honest", "fp-assisted", "fp-mod", "fp-other"
 CARELESS = 0.25
+MOVES_PER_GAME = 24
+"""Moves played before the seat to move resigns: a screened game is any finished rated game,
+and two dozen taps a game tell the two styles apart as well as a whole game's sixty (played
+whole, the ten games took three quarters of a minute)."""
 
 
 # ------------------------------------------------------------------------------ the rule
@@ -116,10 +120,13 @@ def _play_rated(api: Api, tokens: dict[str, str], first: str, rng: random.Random
     styles = {0: "honest" if first == HONEST else "assisted"}
     styles[1] = "assisted" if styles[0] == "honest" else "honest"
     seated = {0: tokens[first], 1: tokens[second]}
-    while game["status"] == "active":
+    while game["status"] == "active" and game["move_count"] < MOVES_PER_GAME:
         seat = game["turn"]["seat"]
         row, col = _move(game, styles[seat], rng)
         game = _ok(api.commit(seated[seat], game["game_id"], row, col, game["move_count"]))["game"]
+    if game["status"] == "active":  # the seat to move resigns: a finished, rated game
+        path = f"/v1/games/{game['game_id']}/resign"
+        _ok(api.call("POST", path, token=seated[game["turn"]["seat"]]))
     return str(game["game_id"])
 
 
