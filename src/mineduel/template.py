@@ -88,7 +88,13 @@ class Template:
         return [(route, fn) for fn in self.functions.values() for route in fn.routes]
 
 
-class _CloudFormationLoader(yaml.SafeLoader):
+try:  # libyaml's safe loader (thirty times faster: every local stack reads the template)
+    from yaml import CSafeLoader as _SafeLoader
+except ImportError:  # PyYAML built without libyaml: the pure-Python one, the same documents
+    from yaml import SafeLoader as _SafeLoader  # type: ignore[assignment]
+
+
+class _CloudFormationLoader(_SafeLoader):
     """YAML with CloudFormation's tags: ``!GetAtt A.B`` is ``{"Fn::GetAtt": ["A", "B"]}``,
     ``!Ref X`` is ``{"Ref": "X"}``, ``!Condition C`` is ``{"Condition": "C"}``, and any other
     ``!Name value`` is ``{"Fn::Name": value}``."""

@@ -31,6 +31,7 @@ import boto3
 
 from .http_events import HttpRequest, HttpResponse, serve_one
 from .provision import LocalStack
+from .serving import serve_in_thread
 
 LOG = logging.getLogger("mineduel-local.lambda")
 INVOKE_PATH = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations$")
@@ -200,8 +201,7 @@ def lambda_endpoint(lambdas: LocalLambda) -> Iterator[str]:
     """
     server = _EndpointServer(("127.0.0.1", 0), _EndpointHandler)
     server.lambdas = lambdas
-    thread = threading.Thread(target=server.serve_forever, name="lambda-endpoint", daemon=True)
-    thread.start()
+    thread = serve_in_thread(server, "lambda-endpoint")
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:

@@ -29,6 +29,7 @@ from moto.moto_server.werkzeug_app import (
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from . import moto_patch
+from .serving import serve_in_thread
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -69,9 +70,7 @@ class EmbeddedMoto:
         self._server: BaseWSGIServer = make_server(
             host, port, app, threaded=True, request_handler=_QuietHandler
         )
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, name="moto-server", daemon=True
-        )
+        self._thread = serve_in_thread(self._server, "moto-server", start=False)
 
     @property
     def endpoint_url(self) -> str:

@@ -36,6 +36,7 @@ from .queues import QueuePoller, queue_pollers
 from .routing import Route, Router
 from .scheduler import SchedulerLoop, role_allows_invoke
 from .server import LocalApi, LocalClock, make_http_server
+from .serving import serve_in_thread
 from .streams import StreamPoller, stream_pollers
 from .throttle import RouteThrottle
 from .ttl import TtlProcess
@@ -282,8 +283,7 @@ def start_local_stack(
         # Web Push to http://127.0.0.1:<port> (a test's push receiver): the local stack only.
         os.environ["PUSH_ALLOW_LOOPBACK"] = "true"
         reset_config()
-        thread = threading.Thread(target=server.serve_forever, name="local-api", daemon=True)
-        thread.start()
+        thread = serve_in_thread(server, "local-api")
 
         def stop_server() -> None:
             server.shutdown()

@@ -44,6 +44,7 @@ from websockets.http11 import Request, Response
 from mineduel.template import Template, TemplateError
 
 from .http_events import HttpRequest, HttpResponse, serve_one
+from .serving import serve_in_thread
 
 LOG = logging.getLogger("mineduel-local.websocket")
 ROUTE_TYPE = "AWS::ApiGatewayV2::Route"
@@ -369,8 +370,7 @@ def management_endpoint(gateway: LiveGateway) -> Iterator[str]:
     (for in-process test stacks, which have no local API server to carry it)."""
     server = _EndpointServer(("127.0.0.1", 0), _EndpointHandler)
     server.gateway = gateway
-    thread = threading.Thread(target=server.serve_forever, name="live-management", daemon=True)
-    thread.start()
+    thread = serve_in_thread(server, "live-management")
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
