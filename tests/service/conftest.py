@@ -39,6 +39,7 @@ from werkzeug.serving import make_server
 from mineduel.local.invoke import Invoker
 from mineduel.local.lambda_service import LocalLambda, lambda_endpoint
 from mineduel.local.provision import LocalStack, provision
+from mineduel.local.serving import serve_in_thread
 from mineduel.local.stack import live_gateway_for, router_for
 from mineduel.local.streams import StreamPoller, stream_pollers
 from mineduel.local.websocket import LiveGateway, management_endpoint
@@ -391,8 +392,7 @@ def served_stack() -> Iterator[LocalStack]:
         threaded=True,
         request_handler=MotoRequestHandler,
     )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    thread = serve_in_thread(server, "moto-server")
     endpoint = f"http://127.0.0.1:{server.server_port}"
     try:
         with _aws_environment() as patch:

@@ -36,6 +36,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
+from mineduel.local.serving import serve_in_thread
+
 MAX_JWT_LIFETIME_S = 24 * 3600
 URGENCIES = ("very-low", "low", "normal", "high")
 
@@ -119,7 +121,7 @@ class PushReceiver:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = int(self._server.server_address[1])
         self.origin = f"http://127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = serve_in_thread(self._server, "push-receiver", start=False)
 
     def __enter__(self) -> PushReceiver:
         self._thread.start()
