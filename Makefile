@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: setup run test lint typecheck cfn-lint pytest bench bench-imports bench-bot bench-bot-variants bench-pairing bench-fair-play openapi clean
+.PHONY: setup run test checks lint typecheck cfn-lint pytest fuzz workers bench bench-imports bench-bot bench-bot-variants bench-pairing bench-fair-play openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,13 +38,26 @@ cfn-lint: $(STAMP)
 # once), on ports and temporary directories of its own; `PYTEST_WORKERS=0 make pytest` runs in one
 # process. The IAM audit's unused grants are judged on all the workers' calls together.
 PYTEST_WORKERS ?= auto
-# The schema fuzz first, in one process (schemathesis' tests share one node id, which
-# pytest-xdist cannot schedule: tests/conftest.py's RUN_APART), then everything else on workers.
-pytest: $(STAMP)
-	$(BIN)/pytest -n 0 tests/openapi/test_schema_fuzz.py
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --ignore=tests/openapi/test_schema_fuzz.py
+# The schema fuzz runs in one process of its own (schemathesis' tests share one node id, which
+# pytest-xdist cannot schedule: tests/conftest.py's RUN_APART), everything else on workers.
+FUZZ := tests/openapi/test_schema_fuzz.py
+fuzz: $(STAMP)
+	$(BIN)/pytest -n 0 $(FUZZ)
 
-test: lint typecheck cfn-lint pytest
+workers: $(STAMP)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --ignore=$(FUZZ)
+
+pytest: $(STAMP)
+	$(MAKE) --no-print-directory fuzz
+	$(MAKE) --no-print-directory workers
+
+checks: lint typecheck cfn-lint
+
+# Every check, and every test: the static checks (one core) beside the fuzz (the other), each
+# job's output printed whole when it ends, then the workers on both cores.
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j2 --output-sync=target checks fuzz
+	$(MAKE) --no-print-directory workers
 
 bench: $(STAMP)
 	$(BIN)/python -m mineduel.benchmarks
