@@ -78,6 +78,7 @@ const CODES = {
   "too-many-requests": "Too many requests at once: wait a moment and try again.",
   "spectators-off": "The players turned spectators off for this game.",
   "too-many-subscriptions": "You have notifications on in 10 browsers and devices: turn them off in one first.",
+  "subscription-conflict": "Other sign-ins were turning notifications on in this browser at the same moment: try again.",
   "push-endpoint-not-allowed": "This browser's push service is not one we send to: try another browser.",
   "push-keys-invalid": "This browser gave keys we cannot use: turn notifications off and on again.",
   "push-kind-unavailable": "This server does not send notifications to that kind of device.",

@@ -29,7 +29,9 @@ SUBSCRIPTION_ID = Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
         "the new keys replace the old); a new one is 201; the eleventh is 409 "
         "`too-many-subscriptions`. An endpoint or token is one account's at a time: one that "
         "another account had (someone else signed in on that browser or phone) moves to the "
-        "caller, and no longer tells the account before. Accounts only (403 `accounts-only`)."
+        "caller, and no longer tells the account before (409 `subscription-conflict` when other "
+        "sign-ins claim it at the same moment: send it again). Accounts only (403 "
+        "`accounts-only`)."
     ),
     operation_id="addPushSubscription",
     tags=["notifications"],

@@ -12,6 +12,15 @@ class TooManySubscriptions(Conflict):
     default_message = "You have 10 devices and browsers set up for notifications: remove one first."
 
 
+class SubscriptionConflict(Conflict):
+    """Other requests kept claiming the same browser or device while this one tried."""
+
+    code = "subscription-conflict"
+    default_message = (
+        "Other sign-ins claimed this browser or device at the same moment: send it again."
+    )
+
+
 class PushEndpointNotAllowed(Invalid):
     """A Web Push endpoint that is not ``https`` on a known push service."""
 

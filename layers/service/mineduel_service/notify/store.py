@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from ..people.profiles import Profile, parse_profile
 from ..platform import clock, dynamo, keys
-from .errors import TooManySubscriptions
+from .errors import SubscriptionConflict, TooManySubscriptions
 from .vapid import b64url
 
 MAX_SUBSCRIPTIONS = 10
@@ -154,7 +154,8 @@ def add(sub: PushSubscription) -> bool:
     """Store a new subscription, or the newer keys of one the player has (the same endpoint
     or token); True when it is new. An endpoint or token that was another player's (someone
     else signed in on that browser or phone) is taken from them first. ``TooManySubscriptions``
-    when a new one would be the eleventh."""
+    when a new one would be the eleventh; ``SubscriptionConflict`` when other requests claimed
+    the address every time this one looked (a retry then finds it settled)."""
     claim_address = dynamo.put_op(
         {**keys.push_owner(sub.subscription_id), "player_id": {"S": sub.player_id}},
         condition="attribute_not_exists(pk) OR player_id = :me",
@@ -190,7 +191,7 @@ def add(sub: PushSubscription) -> bool:
                 raise TooManySubscriptions() from None
             # It came or went meanwhile (the same browser subscribing twice at once), or
             # another player took the address: look again.
-    raise dynamo.WriteConflict(["TransactionConflict"])
+    raise SubscriptionConflict()
 
 
 def _take_from(owner: str, subscription_id: str) -> None:
