@@ -53,6 +53,23 @@ def _imported(node: ast.AST, module_path: Path, base: Path) -> list[str]:
     return [_part(target, base)] if base in target.parents or target == base else []
 
 
+_IMPORTS: dict[str, list[ast.AST]] = {}
+"""Each source text's import statements, found once per process: a planted import's copy of
+the tree differs from it in one file."""
+
+
+def _import_nodes(path: Path) -> list[ast.AST]:
+    text = path.read_text(encoding="utf-8")
+    nodes = _IMPORTS.get(text)
+    if nodes is None:
+        nodes = _IMPORTS[text] = [
+            node
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.Import | ast.ImportFrom)
+        ]
+    return nodes
+
+
 def violations(root: Path) -> list[str]:
     """Every import of a package that is not below the importing one."""
     base = root / PACKAGE
@@ -61,7 +78,7 @@ def violations(root: Path) -> list[str]:
         if path.parent == base and path.name == "__init__.py":
             continue
         part = _part(path, base)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _import_nodes(path):
             for imported in _imported(node, path, base):
                 if imported == part or imported not in RANK:
                     continue
