@@ -26,7 +26,6 @@ class Grid:
     full: int  # every cell
     not_first_col: int  # every cell but those of column 0
     not_last_col: int  # every cell but those of the last column
-    fields: tuple[int, ...]  # per cell, its neighbours as fields of a packed count (``spread``)
 
     def dilate(self, cells: int) -> int:
         """``cells`` and every neighbour of one of them (eight shifts, no loop over cells)."""
@@ -107,20 +106,12 @@ def grid(width: int, height: int) -> Grid:
     first = mask_of(r * width for r in range(height))
     last = mask_of(r * width + width - 1 for r in range(height))
     full = (1 << size) - 1
-    fields = tuple(sum(1 << (FIELD * n) for n in cells) for cells in table)
-    return Grid(width, height, around, full, full & ~first, full & ~last, fields)
+    return Grid(width, height, around, full, full & ~first, full & ~last)
 
 
 FIELD = 5
-"""Bits per cell in a packed count: four for a number from 0 to 15, one guard bit above."""
-
-
-def spread(cells: list[int]) -> int:
-    """``cells`` as fields of a packed count: 1 in each one's five-bit field."""
-    packed = 0
-    for cell in cells:
-        packed |= 1 << (FIELD * cell)
-    return packed
+"""Bits per number in a packed count (``components``): four for a number from 0 to 15, one
+guard bit above."""
 
 
 def mask_of(cells: Iterable[int]) -> int:
