@@ -71,9 +71,9 @@ def split(
     """
     hidden, numbers, needs = settled.hidden, settled.numbers, settled.needs
     active = frontier = 0
-    for k, h in enumerate(hidden):
+    for cell, h in zip(numbers, hidden, strict=True):
         if h:
-            active |= 1 << numbers[k]
+            active |= 1 << cell
             frontier |= h
     if not frontier:
         return [], 0
@@ -140,7 +140,7 @@ def split(
             Part(
                 sigs,
                 cells,
-                [len(c) for c in cells],
+                list(map(len, cells)),
                 touch,
                 mask,
                 ones,
