@@ -187,10 +187,7 @@ def _combine(
     rest = left - fixed_mines
     if rest < 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
-    others_of = _others(varying, rest)
-    everything = (
-        _convolve(others_of[0], varying[0].totals, rest) if varying else [1]
-    )  # every varying component together, by mine total
+    others_of, everything = _others(varying, rest)  # everything: every varying one together
     low = next((t for t, c in enumerate(everything) if c), len(everything))
     if low > rest:
         raise Inconsistent("no mine layout fits the board and the mine count")
@@ -311,30 +308,46 @@ def _counted(
     return found
 
 
-def _others(varying: list[Counted], rest: int) -> list[Poly]:
-    """Per component, the others convolved (by mine total, capped at ``rest``): from prefix
-    and suffix products when there are more than two, directly otherwise."""
+def _others(varying: list[Counted], rest: int) -> tuple[list[Poly], Poly]:
+    """Per component, the others convolved, and every component together (by mine total,
+    capped at ``rest``). With more than two, each one's others are the whole divided by it:
+    one product and one division per component, not prefix and suffix products."""
     if len(varying) < 2:
-        return [[1]] * len(varying)
+        return [[1]] * len(varying), varying[0].totals[: rest + 1] if varying else [1]
     if len(varying) == 2:
-        return [varying[1].totals, varying[0].totals]
-    prefix: list[Poly] = [[1]]  # prefix[i]: the components before i
+        first, second = varying[0].totals, varying[1].totals
+        return [second, first], _convolve(first, second, rest)
+    everything: Poly = [1]
     for comp in varying:
-        prefix.append(_convolve(prefix[-1], comp.totals, rest))
-    suffix: list[Poly] = [[1]]  # suffix[i]: the components from i on
-    for comp in reversed(varying):
-        suffix.append(_convolve(suffix[-1], comp.totals, rest))
-    suffix.reverse()
-    return [_convolve(prefix[i], suffix[i + 1], rest) for i in range(len(varying))]
+        everything = _convolve(everything, comp.totals, rest)
+    return [_quotient(everything, comp.totals) for comp in varying], everything
 
 
 def _convolve(a: Poly, b: Poly, limit: int) -> Poly:
-    out = [0] * min(len(a) + len(b) - 1, limit + 1)
-    for i, x in enumerate(a):
-        if x:
-            for j in range(min(len(b), len(out) - i)):
-                out[i + j] += x * b[j]
+    """The product of two polynomials, capped at degree ``limit`` (each coefficient one sum
+    over a slice of ``a`` and the reversed ``b``, in C)."""
+    backwards = b[::-1]
+    top = len(b) - 1
+    out = []
+    for n in range(min(len(a) + top, limit + 1)):
+        first = max(0, n - top)
+        out.append(sum(map(mul, a[first : n + 1], backwards[top - n + first :])))
     return out
+
+
+def _quotient(whole: Poly, factor: Poly) -> Poly:
+    """``q`` with ``q * factor == whole`` on every coefficient ``whole`` holds, when ``whole``
+    is ``factor`` times a polynomial, capped: synthetic division from the lowest coefficient,
+    each step an exact integer division (``whole``'s cap only drops coefficients no step
+    reaches)."""
+    low = next(k for k, c in enumerate(factor) if c)
+    lead = factor[low]
+    tail = factor[low + 1 :]
+    found: Poly = []
+    for n in range(len(whole) - low):
+        value = whole[n + low] - sum(map(mul, tail, reversed(found[max(0, n - len(tail)) :])))
+        found.append(value // lead)
+    return found
 
 
 def _binomial_window(n: int, rest: int, low: int, high: int) -> list[int]:
