@@ -69,15 +69,16 @@ def split(
     between them (a look-ahead board: one cell opened, and what that settled): its
     components far from every change are kept as they are, and only the rest is grouped.
     """
-    hidden, numbers, needs = settled.hidden, settled.numbers, settled.needs
-    active = frontier = 0
-    for cell, h in zip(numbers, hidden, strict=True):
-        if h:
-            active |= 1 << cell
-            frontier |= h
-    if not frontier:
-        return [], 0
+    needs = settled.needs
     area = settled.grid
+    # A constraint's cells are its number's covered neighbours not settled (``deduction``
+    # keeps them so), so the numbers still open and the cells they touch are two dilations,
+    # not a pass over every constraint.
+    unsettled = settled.covered & ~settled.known
+    active = settled.shown & area.dilate(unsettled)
+    if not active:
+        return [], 0
+    frontier = area.dilate(active) & unsettled
     kept: list[Part] = []
     todo = frontier
     if base is not None:
