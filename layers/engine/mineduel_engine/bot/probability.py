@@ -150,13 +150,14 @@ def _combine(
     return the number of layouts and the board's shape (``components.split``)."""
     shape = split(settled, budget, base)
     parts, frontier = shape
-    if any(len(part.sigs) > PAIRS_FROM for part in parts):
+    wide = 0  # the numbers of the components the pair rule is worth on
+    for part in parts:
+        if len(part.sigs) > PAIRS_FROM:
+            wide |= part.numbers
+    if wide:
         at = settled.index
         known = settled.known
-        big = [
-            at[n] for part in parts if len(part.sigs) > PAIRS_FROM for n in cells_of(part.numbers)
-        ]
-        if settled.pairs(big, budget):
+        if settled.pairs([at[n] for n in cells_of(wide)], budget):
             # only the components near a cell the pairs settled are grouped again
             shape = split(settled, budget, (shape, settled.known & ~known))
             parts, frontier = shape
@@ -188,7 +189,9 @@ def _combine(
     if rest < 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
     others_of, everything = _others(varying, rest)  # everything: every varying one together
-    low = next((t for t, c in enumerate(everything) if c), len(everything))
+    low = 0
+    while low < len(everything) and not everything[low]:
+        low += 1
     if low > rest:
         raise Inconsistent("no mine layout fits the board and the mine count")
     # ways[t]: the layouts of the free cells when the components hold t mines, C(free, rest - t),
@@ -200,14 +203,9 @@ def _combine(
     if free:
         # each free cell holds a mine in C(free - 1, rest - t - 1) = C(free, rest - t) * (rest - t)
         # / free of the free layouts
-        loose = sum(
-            c * w * (rest - t) for t, (c, w) in enumerate(zip(everything, ways, strict=True)) if c
-        )
+        loose = sum(map(mul, map(mul, everything, ways), range(rest, rest - len(ways), -1)))
         result.add_set(free_cells, loose, scaled * free)  # first: the table starts from them
-    if settled.mines:
-        result.add_set(settled.mines, 1, 1)
-    if settled.safe:
-        result.add_set(settled.safe, 0, 1)
+    result.add_known(settled.mines, settled.safe)
     for comp in fixed:
         t = len(comp.totals) - 1
         ways_t = comp.totals[t]
@@ -245,6 +243,18 @@ class _Chances:
         elif numerator == 0:
             self.safe.extend(cells)
 
+    def add_known(self, mines: int, safe: int) -> None:
+        """The cells deduction settled (bits): certain mines, and certain safe cells."""
+        mine = self.mine
+        if mines:
+            found = cells_of(mines)
+            mine.update(dict.fromkeys(found, 1.0))
+            self.certain.extend(found)
+        if safe:
+            found = cells_of(safe)
+            mine.update(dict.fromkeys(found, 0.0))
+            self.safe.extend(found)
+
     def add_set(self, cells: int, numerator: int, denominator: int) -> None:
         """The same for a set of cells (bits); the first set starts the table."""
         found = cells_of(cells)
@@ -272,6 +282,10 @@ class _Tally:
     def add(self, cells: list[int], numerator: int, denominator: int) -> None:
         """Every cell of ``cells`` is a mine with chance ``numerator / denominator``."""
         self._count(len(cells), numerator, denominator)
+
+    def add_known(self, mines: int, safe: int) -> None:
+        """The cells deduction settled (bits): certain mines, and certain safe cells."""
+        self.certain += mines.bit_count()
 
     def add_set(self, cells: int, numerator: int, denominator: int) -> None:
         """The same for a set of cells (bits)."""
