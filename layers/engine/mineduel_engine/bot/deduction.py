@@ -285,14 +285,10 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
     board = reversed_board(text)
     covered = marks(board, b".")
     flags = marks(board, b"ABCDabcd") if position.flagged else 0
-    shown = marks(board, b"012345678")
-    digits = (
-        marks(board, b"1357"),
-        marks(board, b"2367"),
-        marks(board, b"4567"),
-        marks(board, b"8"),
-    )
-    safe = sum(1 << c for c in position.safe)
+    shown = area.full & ~covered & ~flags  # a cell neither covered nor flagged shows a number
+    eights = marks(board, b"8") if "8" in text else 0
+    digits = (marks(board, b"1357"), marks(board, b"2367"), marks(board, b"4567"), eights)
+    safe = sum(1 << c for c in position.safe) if position.safe else 0
     unknown = covered & ~safe
     known_mines = flags
     # per cell, its neighbours that are mines, and those that are mines or unknown: a round's
