@@ -27,7 +27,9 @@ The engine timing runs ms_toollib (a Rust minesweeper library, ``pip install -e 
 side by side on flag-free positions (flags turned back into covered cells, so both solve the
 same problem): its whole-board call ``cal_probability_onboard`` and its enumeration entry point
 ``cal_probability_enum``, each engine timed on the same position in turn, fastest of
-``REPEAT``; it prints the table of ratios and the largest difference between the answers. It
+``REPEAT``; it prints the table of ratios (with a row for the real-play positions whose
+largest component has 13 to 26 groups, ``BAND``) and the largest difference between the
+answers. It
 says so and times ours alone when ms_toollib is missing.
 """
 
@@ -50,6 +52,8 @@ from typing import Any
 
 from mineduel_engine import Field, GameState, Move, Settings, commitment, rules_for
 from mineduel_engine.bot import SeatView, choose_action, choose_move
+from mineduel_engine.bot.components import split
+from mineduel_engine.bot.deduction import deduce
 from mineduel_engine.bot.mineseeker import play_mineseeker
 from mineduel_engine.bot.position import FLAG_CHARS, Position
 from mineduel_engine.bot.probability import solve
@@ -380,6 +384,20 @@ def quantile(samples: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
+BAND = (13, 26)
+"""The real-play positions reported apart: those whose largest component (before the pair
+rule) has this many groups, just past the listing's ``LISTED_GROUPS``."""
+
+
+def largest_components(positions: Sequence[tuple[str, ...]]) -> list[int]:
+    """Per position, the groups of its largest component as first grouped (no pair rule)."""
+    found = []
+    for cells in positions:
+        parts, _ = split(deduce(Position(16, 16, 51, cells)))
+        found.append(max((len(part.sigs) for part in parts), default=0))
+    return found
+
+
 def max_difference(ms_toollib: Any, positions: Sequence[tuple[str, ...]]) -> float:
     """The largest difference between the two engines' chance of any covered cell."""
     worst = 0.0
@@ -429,6 +447,8 @@ def bench_engine(real: int, stress: int, repeat: int) -> None:
     if ms_toollib is None:
         return
     version = getattr(ms_toollib, "__version__", None) or _version("ms_toollib")
+    real_name = next(iter(sets))
+    band = [i for i, g in enumerate(largest_components(sets[real_name])) if BAND[0] <= g <= BAND[1]]
     for key, label in (
         ("onboard", f"ms_toollib {version} cal_probability_onboard (the whole board)"),
         ("enum", f"ms_toollib {version} cal_probability_enum (sparse answer)"),
@@ -438,8 +458,17 @@ def bench_engine(real: int, stress: int, repeat: int) -> None:
             "    | set | median ratio (theirs / ours) | p99 ratio | ours faster on | worst ratio |"
         )
         print("    | --- | --- | --- | --- | --- |")
-        for name, times in results.items():
-            ours, theirs = times["ours"], times[key]
+        rows = [(name, times["ours"], times[key]) for name, times in results.items()]
+        if band:
+            real_times = results[real_name]
+            rows.append(
+                (
+                    f"{len(band)} of them, largest component {BAND[0]} to {BAND[1]} groups",
+                    [real_times["ours"][i] for i in band],
+                    [real_times[key][i] for i in band],
+                )
+            )
+        for name, ours, theirs in rows:
             ratios = [t / o for t, o in zip(theirs, ours, strict=True)]
             print(
                 f"    | {name} | {statistics.median(ratios):.2f} "

@@ -17,8 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mineduel_engine import rules_for
-from mineduel_engine.bot import counting
+from mineduel_engine.bot import counting, probability
+from mineduel_engine.bot.board_bits import FIELD
 from mineduel_engine.bot.components import split
+from mineduel_engine.bot.counting import Counted
 from mineduel_engine.bot.deduction import deduce
 from mineduel_engine.bot.position import FLAG_CHARS, Position
 from mineduel_engine.bot.probability import (
@@ -365,7 +367,9 @@ def reference_chances(position: Position) -> dict[int, Fraction]:
                 if t + o <= left_mines
             )
             chances[c] = Fraction(mined, weight)
-    loose = sum(c * comb(len(free) - 1, left_mines - t - 1) for t, c in totals.items())
+    loose = sum(
+        c * comb(len(free) - 1, left_mines - t - 1) for t, c in totals.items() if t < left_mines
+    )
     for c in free:
         chances[c] = Fraction(loose, weight)
     return chances
@@ -437,3 +441,92 @@ def _check_against_reference() -> None:
             assert max(abs(found[c] - float(p)) for c, p in expected.items()) < 1e-12
             checked += 1
     assert checked >= 60
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(0, 10**15), min_size=1, max_size=9).filter(any),
+        min_size=0,
+        max_size=6,
+    ),
+    st.integers(0, 40),
+)
+def test_each_components_others_are_the_product_of_the_others(
+    totals: list[list[int]], rest: int
+) -> None:
+    """``_others`` (synthetic division of the whole by each component when there are three or
+    more) against the product of the other components taken directly, on the coefficients the
+    combination reads (those up to ``rest`` less the component's lowest total)."""
+    comps = [Counted([], [], poly, []) for poly in totals]
+    others_of, everything = probability._others(comps, rest)
+    whole = [1]
+    for poly in totals:
+        whole = _product(whole, poly)
+    assert everything == whole[: rest + 1]
+    for i, comp in enumerate(totals):
+        direct = [1]
+        for j, poly in enumerate(totals):
+            if j != i:
+                direct = _product(direct, poly)
+        low = next(t for t, c in enumerate(comp) if c)
+        reach = len(everything) - low  # the others' coefficients a total of the component meets
+        padded = direct + [0] * reach  # (a product's coefficients past its degree are 0)
+        assert (others_of[i] + [0] * reach)[:reach] == padded[:reach]
+
+
+def _product(a: list[int], b: list[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return out
+
+
+def separate_clusters(mines: set[int]) -> Position:
+    """A 12x4 board, every cell covered but pairs of numbers in the second row at columns 1-2,
+    5-6 and 9-10 (true to ``mines``): three components of three groups each, apart, and a
+    row of free cells below."""
+    width = 12
+    table = neighbours(width, 4)
+    cells = ["."] * (4 * width)
+    for col in (1, 2, 5, 6, 9, 10):
+        cell = width + col
+        cells[cell] = str(sum(1 for n in table[cell] if n in mines))
+    return Position(width, 4, len(mines) + 2, tuple(cells))
+
+
+@pytest.mark.parametrize(
+    "mines",
+    [
+        {4, 7, 26, 33, 35},
+        {9, 12, 15, 20, 26, 30, 33},
+        {3, 6, 8, 24, 26, 28, 32, 35},
+        {0, 2, 4, 9, 15, 31},
+    ],
+)
+def test_several_varying_components_match_the_reference(mines: set[int]) -> None:
+    """Boards whose components each hold more than one mine total, so the combination
+    divides the whole by each component (``_quotient``): exact against the reference (two
+    more mines than the layout, somewhere in the free row)."""
+    position = separate_clusters(mines)
+    settled = deduce(position)
+    parts, _ = split(settled)
+    left = settled.mines_left - settled.mines.bit_count()
+    varying = [p for p in parts if sum(1 for c in counting.count(p, left).totals if c) > 1]
+    assert len(varying) >= 3
+    expected = reference_chances(position)
+    found = solve(position)
+    assert set(found.mine) == set(position.covered)
+    assert max(abs(found.mine[c] - float(p)) for c, p in expected.items()) < 1e-12
+
+
+def test_a_components_packed_needs_hold_only_its_own_numbers() -> None:
+    """The packed state of a component has one field per number of the component, in cell
+    order, however far along the board its numbers lie (a few machine words per state)."""
+    position = Position.from_board(16, 3, 4, ["." * 16, "." * 14 + "11", "." * 16])
+    settled = deduce(position)
+    (part,) = split(settled)[0]
+    assert part.fields == (1 << FIELD) | 1  # two numbers: fields 0 and 1, not cells 30 and 31
+    assert part.needs == part.fields  # each needs one mine
+    assert all(t & ~part.fields == 0 for t in part.touch)

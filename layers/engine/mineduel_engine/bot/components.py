@@ -8,9 +8,11 @@ cell's numbers are simply its neighbours among the numbers still open, so a grou
 found by merging the groups' number sets, no walk over cells.
 
 For the counting, a component's numbers are also written as *packed counts*: one five-bit
-field per number, at the number's cell (``board_bits.FIELD``). A group then touches its numbers
-through one integer (1 in each of their fields), so taking ``m`` mines in it is one
-subtraction from the numbers' remaining needs, whatever the group's shape.
+field per number of the component, numbered in cell order (``board_bits.FIELD``), so a state
+is a few machine words wherever on the board the numbers lie (fields at the numbers' board
+cells made every state a 1,280-bit integer on a 16x16 board, and counting twice as slow). A
+group then touches its numbers through one integer (1 in each of their fields), so taking
+``m`` mines in it is one subtraction from the numbers' remaining needs, whatever its shape.
 """
 
 from __future__ import annotations
@@ -20,9 +22,6 @@ from dataclasses import dataclass
 from .board_bits import FIELD, cells_of
 from .budget import Budget
 from .deduction import Settled
-
-NEED = 15
-"""The mask of one packed field's value (four bits)."""
 
 
 @dataclass(slots=True)
@@ -70,18 +69,16 @@ def split(
     between them (a look-ahead board: one cell opened, and what that settled): its
     components far from every change are kept as they are, and only the rest is grouped.
     """
-    hidden, numbers, needs = settled.hidden, settled.numbers, settled.needs
-    active = frontier = packed = needed = 0
-    for k, h in enumerate(hidden):
-        if h:
-            cell = numbers[k]
-            active |= 1 << cell
-            frontier |= h
-            packed |= 1 << (FIELD * cell)
-            needed |= needs[k] << (FIELD * cell)
-    if not frontier:
-        return [], 0
+    needs = settled.needs
     area = settled.grid
+    # A constraint's cells are its number's covered neighbours not settled (``deduction``
+    # keeps them so), so the numbers still open and the cells they touch are two dilations,
+    # not a pass over every constraint.
+    unsettled = settled.covered & ~settled.known
+    active = settled.shown & area.dilate(unsettled)
+    if not active:
+        return [], 0
+    frontier = area.dilate(active) & unsettled
     kept: list[Part] = []
     todo = frontier
     if base is not None:
@@ -94,7 +91,7 @@ def split(
             todo &= ~part.area
         if not todo:
             return kept, frontier
-    around, fields = area.around, area.fields
+    around = area.around
     by_sig: dict[int, list[int]] = {}
     for cell in cells_of(todo):
         sig = around[cell] & active
@@ -116,22 +113,39 @@ def split(
     if budget is not None:  # about a third of a unit per cell and group merged (``budget``)
         budget.spend((todo.bit_count() + len(by_sig) * (1 + len(linked))) // 3)
     parts = kept
+    index = settled.index
     for mask in linked:
         sigs = list(by_sig) if len(linked) == 1 else [sig for sig in by_sig if sig & mask]
         cells = [by_sig[sig] for sig in sigs]
-        touch = [fields[group[0]] & packed for group in cells]
-        ones = 0
-        for t in touch:
-            ones |= t
+        # the component's own packed fields: its numbers in cell order, one field each, so a
+        # state is a few machine words however far along the board its numbers lie
+        unit: dict[int, int] = {}
+        ones = needed = shift = 0
+        rest = mask
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            unit[low] = bit = 1 << shift
+            ones |= bit
+            needed |= needs[index[low.bit_length() - 1]] << shift
+            shift += FIELD
+        touch = []
+        for sig in sigs:
+            packed = 0
+            while sig:
+                low = sig & -sig
+                sig ^= low  # noqa: PLW2901 (the signature is taken apart bit by bit)
+                packed |= unit[low]
+            touch.append(packed)
         parts.append(
             Part(
                 sigs,
                 cells,
-                [len(c) for c in cells],
+                list(map(len, cells)),
                 touch,
                 mask,
                 ones,
-                needed & ones * NEED,
+                needed,
                 todo & area.dilate(mask),  # its numbers' cells still to group are its own
             )
         )

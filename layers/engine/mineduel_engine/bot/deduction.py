@@ -20,11 +20,10 @@ looked at again, until nothing changes. A demand that can no longer be met raise
 
 from __future__ import annotations
 
-from .board_bits import Grid, below, cells_of, differ, grid, marks, nonzero, plus
+from .board_bits import Grid, below, cells_of, differ, grid, marks, reversed_board
 from .budget import Budget
 from .position import Position
 
-DIGIT_CHARS = "012345678"
 DIGITS = {str(d): d for d in range(9)}
 
 READ_COST = 60
@@ -283,20 +282,24 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
     """
     area = grid(position.width, position.height)
     text = position.text
-    covered = marks(text, ".")
-    flags = marks(text, "ABCDabcd") if position.flagged else 0
-    shown = marks(text, DIGIT_CHARS)
-    digits = (marks(text, "1357"), marks(text, "2367"), marks(text, "4567"), marks(text, "8"))
-    safe = sum(1 << c for c in position.safe)
+    board = reversed_board(text)
+    covered = marks(board, b".")
+    flags = marks(board, b"ABCDabcd") if position.flagged else 0
+    shown = area.full & ~covered & ~flags  # a cell neither covered nor flagged shows a number
+    eights = marks(board, b"8") if "8" in text else 0
+    digits = (marks(board, b"1357"), marks(board, b"2367"), marks(board, b"4567"), eights)
+    safe = sum(1 << c for c in position.safe) if position.safe else 0
     unknown = covered & ~safe
     known_mines = flags
+    # per cell, its neighbours that are mines, and those that are mines or unknown: a round's
+    # new mines change only the first, its new safe cells only the second
+    around_mines = area.counts(known_mines)
+    reach = area.counts(unknown | known_mines)
     rounds = 0
     while True:
         rounds += 1
-        around_unknown = area.counts(unknown)
-        around_mines = area.counts(known_mines)
-        live = shown & nonzero(around_unknown)
-        full = live & ~differ(digits, plus(around_unknown, around_mines))
+        live = shown & area.dilate(unknown)
+        full = live & ~differ(digits, reach)
         empty = live & ~differ(digits, around_mines)
         grow_mines = area.dilate(full) & unknown if full else 0
         grow_safe = area.dilate(empty) & unknown if empty else 0
@@ -304,10 +307,13 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
             break
         if grow_mines & grow_safe:
             raise Inconsistent("a cell must be both a mine and safe")
-        known_mines |= grow_mines
-        safe |= grow_safe
         unknown &= ~(grow_mines | grow_safe)
-    reach = plus(around_unknown, around_mines)
+        if grow_mines:
+            known_mines |= grow_mines
+            around_mines = area.counts(known_mines)
+        if grow_safe:
+            safe |= grow_safe
+            reach = area.counts(unknown | known_mines)
     if shown & (below(digits, around_mines) | below(reach, digits)):
         raise Inconsistent("a number cannot be met")
     around = area.around

@@ -17,9 +17,9 @@ from ..state import COVERED, WRONG_GUESS, GameState
 FLAG_CHARS = frozenset(SEAT_LETTERS + HIT_LETTERS)
 """Known mines: flagged or found (upper case) or hit (windows-duel, lower case)."""
 NUMBER_CHARS = frozenset("012345678")
-_PLAIN = str.maketrans("", "", "012345678" + COVERED)
-_ALLOWED = str.maketrans("", "", "".join(sorted(NUMBER_CHARS | FLAG_CHARS)) + COVERED)
-"""Deletes every character a board may hold: what is left is unknown."""
+_PLAIN = ("012345678" + COVERED).encode()
+_ALLOWED = "".join(sorted(NUMBER_CHARS | FLAG_CHARS)).encode() + _PLAIN
+"""Every character a board may hold (as bytes: deleting them leaves what is unknown)."""
 
 
 @dataclass(frozen=True)
@@ -44,17 +44,19 @@ class Position:
     """The cells joined into one string: string scans run in C, a tuple's compare objects."""
 
     def __post_init__(self) -> None:
-        text = "".join(self.cells)
-        if len(self.cells) != self.width * self.height or len(text) != len(self.cells):
+        cells = self.cells
+        text = "".join(cells)
+        if len(cells) != self.width * self.height or len(text) != len(cells):
             raise ValueError("the board does not match its width and height")
-        if text.translate(_ALLOWED):
+        board = text.encode("ascii", "replace")  # (a character past ASCII becomes "?", unknown)
+        if board.translate(None, _ALLOWED):
             raise ValueError("the board holds an unknown character")
-        flagged = len(text.translate(_PLAIN))  # what is left once numbers and covers go
+        flagged = len(board.translate(None, _PLAIN))  # what is left once numbers and covers go
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "flagged", flagged)
-        if any(not 0 <= c < len(text) or text[c] != COVERED for c in self.safe):
+        if self.safe and any(not 0 <= c < len(text) or text[c] != COVERED for c in self.safe):
             raise ValueError("a cell known to be safe must be covered")
-        if not 0 <= self.mines_left <= text.count(COVERED):
+        if not 0 <= self.mines - flagged <= text.count(COVERED):
             raise ValueError("the mine count does not fit the board")
         object.__setattr__(self, "table", neighbours(self.width, self.height))
 

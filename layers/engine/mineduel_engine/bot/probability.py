@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import comb
+from operator import mul
 
 from .board_bits import cells_of, grid
 from .budget import Budget, TooHard
@@ -147,12 +148,19 @@ def _combine(
 ) -> tuple[int, Shape]:
     """Count and combine a board's components, handing every cell's chance to ``result``;
     return the number of layouts and the board's shape (``components.split``)."""
-    parts, frontier = split(settled, budget, base)
-    big = [part for part in parts if len(part.sigs) > PAIRS_FROM]
-    if big:
+    shape = split(settled, budget, base)
+    parts, frontier = shape
+    wide = 0  # the numbers of the components the pair rule is worth on
+    for part in parts:
+        if len(part.sigs) > PAIRS_FROM:
+            wide |= part.numbers
+    if wide:
         at = settled.index
-        if settled.pairs([at[n] for part in big for n in cells_of(part.numbers)], budget):
-            parts, frontier = split(settled, budget)
+        known = settled.known
+        if settled.pairs([at[n] for n in cells_of(wide)], budget):
+            # only the components near a cell the pairs settled are grouped again
+            shape = split(settled, budget, (shape, settled.known & ~known))
+            parts, frontier = shape
     left = settled.mines_left - settled.mines.bit_count()
     if left < 0:
         raise Inconsistent("the numbers need more mines than are left")
@@ -161,63 +169,54 @@ def _combine(
     free = free_cells.bit_count()
     if budget is not None:
         budget.spend(result.cost * (1 + len(comps)))
-    if settled.mines:
-        result.add_set(settled.mines, 1, 1)
-    if settled.safe:
-        result.add_set(settled.safe, 0, 1)
     # A component whose every layout holds the same number of mines is independent of the
     # rest: its chances are its own, and it only shifts and scales the global count.
     fixed_mines, fixed_ways = 0, 1
+    fixed: list[Counted] = []
     varying: list[Counted] = []
     for comp in comps:
         totals = comp.totals
         spread = len(totals) - totals.count(0)  # totals end with their last nonzero count
-        if spread != 1:
-            if not spread:
-                raise Inconsistent("no mine layout fits the board and the mine count")
+        if spread == 1:
+            fixed.append(comp)
+            fixed_mines += len(totals) - 1
+            fixed_ways *= totals[-1]
+        elif spread:
             varying.append(comp)
-            continue
-        t = len(totals) - 1
-        fixed_mines += t
-        ways_t = totals[t]
-        fixed_ways *= ways_t
-        for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals, strict=True):
-            result.add(cells, mined[t], ways_t * size)
+        else:
+            raise Inconsistent("no mine layout fits the board and the mine count")
     rest = left - fixed_mines
     if rest < 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
-    others_of = _others(varying, rest)
-    everything = (
-        _convolve(others_of[0], varying[0].totals, rest) if varying else [1]
-    )  # every varying component together, by mine total
-    low = next((t for t, c in enumerate(everything) if c), len(everything))
+    others_of, everything = _others(varying, rest)  # everything: every varying one together
+    low = 0
+    while low < len(everything) and not everything[low]:
+        low += 1
     if low > rest:
         raise Inconsistent("no mine layout fits the board and the mine count")
     # ways[t]: the layouts of the free cells when the components hold t mines, C(free, rest - t),
     # for the totals the components can reach (one binomial, then a step per total)
     ways = [0] * low + _binomial_window(free, rest, low, len(everything) - 1)
-    scaled = sum(c * w for c, w in zip(everything, ways, strict=True) if c)
+    scaled = sum(map(mul, everything, ways))
     if scaled == 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
-    for i, comp in enumerate(varying):
-        others = others_of[i]
-        spread_of = [(j, c) for j, c in enumerate(others) if c]
-        reach = len(ways)
-        worth = [
-            sum(c * ways[t + j] for j, c in spread_of if t + j < reach) if n else 0
-            for t, n in enumerate(comp.totals)
-        ]
-        for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals, strict=True):
-            total = sum(w * m for w, m in zip(worth, mined, strict=True) if m)
-            result.add(cells, total, scaled * size)
     if free:
         # each free cell holds a mine in C(free - 1, rest - t - 1) = C(free, rest - t) * (rest - t)
         # / free of the free layouts
-        loose = sum(
-            c * w * (rest - t) for t, (c, w) in enumerate(zip(everything, ways, strict=True)) if c
-        )
-        result.add_set(free_cells, loose, scaled * free)
-    return scaled * fixed_ways, (parts, frontier)
+        loose = sum(map(mul, map(mul, everything, ways), range(rest, rest - len(ways), -1)))
+        result.add_set(free_cells, loose, scaled * free)  # first: the table starts from them
+    result.add_known(settled.mines, settled.safe)
+    for comp in fixed:
+        t = len(comp.totals) - 1
+        ways_t = comp.totals[t]
+        for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals, strict=True):
+            result.add(cells, mined[t], ways_t * size)
+    for comp, others in zip(varying, others_of, strict=True):
+        # worth[t]: the layouts of everything else when this component holds t mines
+        worth = [sum(map(mul, others, ways[t:])) if n else 0 for t, n in enumerate(comp.totals)]
+        for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals, strict=True):
+            result.add(cells, sum(map(mul, worth, mined)), scaled * size)
+    return scaled * fixed_ways, shape
 
 
 class _Chances:
@@ -235,15 +234,39 @@ class _Chances:
 
     def add(self, cells: list[int], numerator: int, denominator: int) -> None:
         """Every cell of ``cells`` is a mine with chance ``numerator / denominator``."""
-        self.mine.update(dict.fromkeys(cells, numerator / denominator))
+        chance = numerator / denominator
+        mine = self.mine
+        for cell in cells:  # (a group is a few cells: a loop beats building a dict)
+            mine[cell] = chance
         if numerator == denominator:
             self.certain.extend(cells)
         elif numerator == 0:
             self.safe.extend(cells)
 
+    def add_known(self, mines: int, safe: int) -> None:
+        """The cells deduction settled (bits): certain mines, and certain safe cells."""
+        mine = self.mine
+        if mines:
+            found = cells_of(mines)
+            mine.update(dict.fromkeys(found, 1.0))
+            self.certain.extend(found)
+        if safe:
+            found = cells_of(safe)
+            mine.update(dict.fromkeys(found, 0.0))
+            self.safe.extend(found)
+
     def add_set(self, cells: int, numerator: int, denominator: int) -> None:
-        """The same for a set of cells (bits)."""
-        self.add(cells_of(cells), numerator, denominator)
+        """The same for a set of cells (bits); the first set starts the table."""
+        found = cells_of(cells)
+        chance = numerator / denominator
+        if self.mine:
+            self.mine.update(dict.fromkeys(found, chance))
+        else:
+            self.mine = dict.fromkeys(found, chance)
+        if numerator == denominator:
+            self.certain.extend(found)
+        elif numerator == 0:
+            self.safe.extend(found)
 
 
 class _Tally:
@@ -259,6 +282,10 @@ class _Tally:
     def add(self, cells: list[int], numerator: int, denominator: int) -> None:
         """Every cell of ``cells`` is a mine with chance ``numerator / denominator``."""
         self._count(len(cells), numerator, denominator)
+
+    def add_known(self, mines: int, safe: int) -> None:
+        """The cells deduction settled (bits): certain mines, and certain safe cells."""
+        self.certain += mines.bit_count()
 
     def add_set(self, cells: int, numerator: int, denominator: int) -> None:
         """The same for a set of cells (bits)."""
@@ -295,30 +322,46 @@ def _counted(
     return found
 
 
-def _others(varying: list[Counted], rest: int) -> list[Poly]:
-    """Per component, the others convolved (by mine total, capped at ``rest``): from prefix
-    and suffix products when there are more than two, directly otherwise."""
+def _others(varying: list[Counted], rest: int) -> tuple[list[Poly], Poly]:
+    """Per component, the others convolved, and every component together (by mine total,
+    capped at ``rest``). With more than two, each one's others are the whole divided by it:
+    one product and one division per component, not prefix and suffix products."""
     if len(varying) < 2:
-        return [[1]] * len(varying)
+        return [[1]] * len(varying), varying[0].totals[: rest + 1] if varying else [1]
     if len(varying) == 2:
-        return [varying[1].totals, varying[0].totals]
-    prefix: list[Poly] = [[1]]  # prefix[i]: the components before i
+        first, second = varying[0].totals, varying[1].totals
+        return [second, first], _convolve(first, second, rest)
+    everything: Poly = [1]
     for comp in varying:
-        prefix.append(_convolve(prefix[-1], comp.totals, rest))
-    suffix: list[Poly] = [[1]]  # suffix[i]: the components from i on
-    for comp in reversed(varying):
-        suffix.append(_convolve(suffix[-1], comp.totals, rest))
-    suffix.reverse()
-    return [_convolve(prefix[i], suffix[i + 1], rest) for i in range(len(varying))]
+        everything = _convolve(everything, comp.totals, rest)
+    return [_quotient(everything, comp.totals) for comp in varying], everything
 
 
 def _convolve(a: Poly, b: Poly, limit: int) -> Poly:
-    out = [0] * min(len(a) + len(b) - 1, limit + 1)
-    for i, x in enumerate(a):
-        if x:
-            for j in range(min(len(b), len(out) - i)):
-                out[i + j] += x * b[j]
+    """The product of two polynomials, capped at degree ``limit`` (each coefficient one sum
+    over a slice of ``a`` and the reversed ``b``, in C)."""
+    backwards = b[::-1]
+    top = len(b) - 1
+    out = []
+    for n in range(min(len(a) + top, limit + 1)):
+        first = max(0, n - top)
+        out.append(sum(map(mul, a[first : n + 1], backwards[top - n + first :])))
     return out
+
+
+def _quotient(whole: Poly, factor: Poly) -> Poly:
+    """``q`` with ``q * factor == whole`` on every coefficient ``whole`` holds, when ``whole``
+    is ``factor`` times a polynomial, capped: synthetic division from the lowest coefficient,
+    each step an exact integer division (``whole``'s cap only drops coefficients no step
+    reaches)."""
+    low = next(k for k, c in enumerate(factor) if c)
+    lead = factor[low]
+    tail = factor[low + 1 :]
+    found: Poly = []
+    for n in range(len(whole) - low):
+        value = whole[n + low] - sum(map(mul, tail, reversed(found[max(0, n - len(tail)) :])))
+        found.append(value // lead)
+    return found
 
 
 def _binomial_window(n: int, rest: int, low: int, high: int) -> list[int]:
