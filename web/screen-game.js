@@ -16,7 +16,7 @@ import { resultWords, reasonWords, timePerMove, ordinal } from "./words.js";
 const POLL_MS = 4000;
 
 export async function show(view, gameId) {
-  const state = { game: null, etag: null, moves: [], field: null, fieldAsked: false, action: null, busy: false, warning: false, watchers: null, confirming: false };
+  const state = { game: null, etag: null, moves: [], field: null, fieldAsked: false, action: null, busy: false, warning: false, watchers: null, confirming: false, deadlinePassed: false };
 
   const title = h("h1", { id: "game-title" }, "Game");
   const about = h("p", { class: "muted about" });
@@ -339,6 +339,13 @@ export async function show(view, gameId) {
     if (!el) return;
     el.textContent = timeLeft(el.dataset.deadline);
     el.classList.toggle("low", Date.parse(el.dataset.deadline) - Date.now() < 60000);
+    // The other player's time running out changes what this one may do (claim the time-out)
+    // without any change to the game: redraw the actions the moment it happens.
+    const passed = Date.parse(el.dataset.deadline) < Date.now();
+    if (passed !== state.deadlinePassed) {
+      state.deadlinePassed = passed;
+      if (state.game) drawFooter(state.game, mySeat());
+    }
   }, 1000);
   const poller = setInterval(() => {
     const g = state.game;

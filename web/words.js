@@ -41,6 +41,8 @@ const CODES = {
   "bomb-used": "You have used your bomb: tap a square instead.",
   "bomb-not-behind": "In this game the bomb is only for the player who is behind.",
   "game-not-active": "This game is over or has not started yet.",
+  "deadline-not-passed": "They still have time by the server's clock: wait a little longer.",
+  "turn-timed-out": "That turn ran out of time already: the game has moved on.",
   "move-conflict": "The game moved on before your move arrived: look at the board and commit again.",
   "game-conflict": "Someone else changed the game at the same moment: try again.",
   "deadline-passed": "The time for this move ran out.",

@@ -4,7 +4,7 @@ plays each variant to the end through arm and commit; two accounts find each oth
 pairing, told live when paired; the lobby's players looking for an opponent; an invitation),
 see their own fair-play status on their profile (and not another's), play live (one on a
 phone, zoomed), resign, rematch, decline and cancel, and their sessions survive a day of
-local clock; a guest becomes an account and keeps its games, sets up an authenticator app and
+local clock; the waiting player may claim a time-out the moment the other's time is up; a guest becomes an account and keeps its games, sets up an authenticator app and
 signs in with its code, uploads a picture and plays the daily duel. On every screen axe-core
 finds no serious or critical violation, and no page logs an error or fails a request other
 than those a test provokes.
@@ -31,7 +31,7 @@ from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from mineduel.local.stack import RunningStack
-from mineduel.testing.accounts import id_token
+from mineduel.testing.accounts import id_token, signed_in
 from mineduel.testing.api_client import ApiClient, http_transport
 
 pytestmark = pytest.mark.http
@@ -730,6 +730,48 @@ def test_a_guest_the_server_no_longer_knows_becomes_a_new_guest_with_a_short_mes
     expect(page.get_by_role("status").filter(has_text="new guest")).to_be_visible()
     expect(page.locator("#who")).not_to_contain_text("ababab")
     expect(page.get_by_text("Something went wrong")).to_have_count(0)
+    watch.assert_clean()
+    context.close()
+
+
+def test_the_waiting_player_may_claim_the_time_out_once_the_others_time_is_up(
+    stack: RunningStack, browser: Browser
+) -> None:
+    """Nothing about the game changes when the other player's minute runs out, yet the waiting
+    player's page offers "Claim the time-out" at that moment (by the page's clock, moved with
+    Playwright's); the server refuses the claim while its own clock says there is time left,
+    and once that clock is past the deadline the time-out ends the game."""
+    mine, theirs = signed_in(stack, "webdee"), signed_in(stack, "webeve")
+    game_id = mine.create_game(bots=0, seats=2, move_deadline_s=60)["game_id"]
+    theirs.call("POST", f"/v1/games/{game_id}/join").ok()
+
+    watch = Watch(allow=[rf"/v1/games/{game_id}/timeout$"])  # the refusal the test provokes
+    context, page = new_page(browser, watch)
+    go(page, stack, "#/account")
+    page.get_by_label("Email").fill("webdee@example.com")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Your account")).to_be_visible(timeout=WAIT_MS)
+    go(page, stack, f"#/game/{game_id}")
+    assert wait_for_my_turn_or_end(page) == "active"  # the game's creator moves first
+    for pick in range(60):  # a mine flagged is another go: tap until the turn passes
+        commit_on(page, *first_covered(page, pick=pick * 7))
+        if page.locator("#to-move").inner_text() != "Your turn":
+            break
+    expect(page.locator("#to-move")).to_have_text(re.compile(r" to move$"))
+    claim = page.get_by_role("button", name="Claim the time-out")
+    expect(claim).to_have_count(0)
+
+    page.clock.install()  # the page's clock, from now on moved by the test
+    page.clock.fast_forward("01:05")
+    expect(claim).to_be_visible()
+    claim.click()
+    expect(page.get_by_text("They still have time by the server's clock")).to_be_visible()
+    assert status(page) == "active"
+
+    advance_clock(stack, 65)
+    expect(page.locator("#result")).to_contain_text("You won", timeout=WAIT_MS)
+    expect(claim).to_have_count(0)
     watch.assert_clean()
     context.close()
 
