@@ -30,10 +30,11 @@ and a moto other than 5.2 is refused, since the patch leans on its internals. Ea
    expired more than five years ago are ignored, as DynamoDB ignores them), each deletion a
    ``REMOVE`` stream record whose ``userIdentity`` is the DynamoDB service, as on AWS. The local
    stack calls it on a timer and when its clock moves (``mineduel.local.ttl``).
-5. **Writes can be waited for.** :func:`on_stream_write` and :func:`on_schedule_write` register a
-   callback run after a stream record is written (once a transaction has succeeded) or a
-   schedule created, updated or deleted, so the local stream trigger and Scheduler loop sleep
-   until something happens instead of asking moto twenty times a second.
+5. **Writes can be waited for.** :func:`on_stream_write`, :func:`on_schedule_write` and
+   :func:`on_queue_write` register a callback run after a stream record is written (once a
+   transaction has succeeded), a schedule created, updated or deleted, or a message sent to a
+   queue or made visible again, so the local stream trigger, Scheduler loop and SQS pollers
+   sleep until something happens instead of asking moto many times a second.
 6. **A query costs what it reads.** moto answers every ``Query`` by listing and sorting every
    item of the table, then keeping the partition asked for: a game's query cost in proportion
    to all the games ever played, and the deadline sweeper's forty index queries a minute
@@ -87,8 +88,17 @@ from moto.dynamodb.models.table import StreamRecord, StreamShard, Table
 from moto.dynamodbstreams.models import DynamoDBStreamsBackend, ShardIterator
 from moto.dynamodbstreams.responses import DynamoDBStreamsHandler
 from moto.scheduler.models import EventBridgeSchedulerBackend
+from moto.sqs.models import SQSBackend
 
 SUPPORTED = "5.2."
+QUEUE_WRITES = (
+    "send_message",
+    "send_message_batch",
+    "change_message_visibility",
+    "change_message_visibility_batch",
+)
+"""What makes a message receivable now (``send_message_batch`` calls ``send_message``: one
+batch may tell a listener more than once, which only wakes a poller that is awake already)."""
 STREAM_RETENTION = timedelta(hours=24)
 ITERATOR_LIFETIME_S = 15 * 60
 TTL_IDENTITY = {"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"}
@@ -119,6 +129,7 @@ _monotonic: Callable[[], float] = time.monotonic
 """The clock shard iterators expire by (real time: they are the transport's, not the game's)."""
 _stream_listeners: list[Callable[[str], None]] = []
 _schedule_listeners: list[Callable[[], None]] = []
+_queue_listeners: list[Callable[[], None]] = []
 _in_transaction = threading.local()
 rolled_back = 0
 """How many transactions this process's moto refused and rolled back (read by the tests)."""
@@ -163,6 +174,13 @@ def on_schedule_write(callback: Callable[[], None]) -> Callable[[], None]:
     """Call ``callback()`` after a schedule is created, updated or deleted (same rules)."""
     _schedule_listeners.append(callback)
     return lambda: _discard(_schedule_listeners, callback)
+
+
+def on_queue_write(callback: Callable[[], None]) -> Callable[[], None]:
+    """Call ``callback()`` after a message is sent to any queue or made visible again (same
+    rules): the local SQS pollers sleep until then instead of receiving ten times a second."""
+    _queue_listeners.append(callback)
+    return lambda: _discard(_queue_listeners, callback)
 
 
 def _discard(listeners: list[Any], callback: Any) -> None:
@@ -524,11 +542,13 @@ def trim_streams(now: datetime) -> int:
     return dropped
 
 
-# ---------------------------------------------------------------- 5. schedule writes
-def _notifying(method: Callable[..., Any]) -> Callable[..., Any]:
+# ---------------------------------------------------------------- 5. schedule and queue writes
+def _notifying(
+    method: Callable[..., Any], listeners: list[Callable[[], None]]
+) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         result = method(*args, **kwargs)
-        for listener in list(_schedule_listeners):
+        for listener in list(listeners):
             listener()
         return result
 
@@ -665,6 +685,8 @@ def install() -> None:
             setattr(
                 EventBridgeSchedulerBackend,
                 name,
-                _notifying(getattr(EventBridgeSchedulerBackend, name)),
+                _notifying(getattr(EventBridgeSchedulerBackend, name), _schedule_listeners),
             )
+        for name in QUEUE_WRITES:
+            setattr(SQSBackend, name, _notifying(getattr(SQSBackend, name), _queue_listeners))
         _installed = True

@@ -4,8 +4,9 @@ moto keeps queues (delays, visibility timeouts, redrive to a dead-letter queue a
 ``maxReceiveCount`` receipts) but never invokes a function from one. This poller does, for
 each function of the template with an ``SQS`` event:
 
-- it receives up to ``BatchSize`` (at most 10) messages a few times a second, with every
-  attribute, and invokes the function with them in Lambda's record format (``messageId``,
+- it receives up to ``BatchSize`` (at most 10) messages as soon as one is sent (the moto patch
+  tells it: ``on_queue_write``), with every attribute, and invokes the function with them in
+  Lambda's record format (``messageId``,
   ``receiptHandle``, ``body``, ``attributes``, ``eventSource: aws:sqs``, ...);
 - a function that returns deletes its batch, except the messages it names in
   ``batchItemFailures`` when the event says ``FunctionResponseTypes: [ReportBatchItemFailures]``;
@@ -14,7 +15,10 @@ each function of the template with an ``SQS`` event:
   ``maxReceiveCount`` receipts: Lambda's and SQS's own semantics, with real time (moto's).
 
 Receives never wait (``WaitTimeSeconds`` 0): the local stack serializes moto, and a long poll
-would hold every other AWS call.
+would hold every other AWS call. With nothing sent the poller backs off from ``BUSY_POLL_S`` to
+``IDLE_POLL_S`` between receives: a message that becomes visible on its own (a visibility
+timeout running out, a delay) is still received within that, and an idle stack no longer
+spends a tenth of a core receiving nothing ten times a second from each queue.
 """
 
 from __future__ import annotations
@@ -28,10 +32,12 @@ import boto3
 
 from mineduel.template import Template
 
-from .repeating import Repeating
+from . import moto_patch
 
 LOG = logging.getLogger("mineduel-local.queues")
 MAX_BATCH = 10
+BUSY_POLL_S = 0.1
+IDLE_POLL_S = 2.0
 
 Deliver = Callable[[str, dict[str, Any]], Any]
 """Invoke a function (logical id) synchronously with an event; raises if the function failed."""
@@ -65,7 +71,6 @@ class QueuePoller:
         *,
         batch_size: int = MAX_BATCH,
         partial_failures: bool = False,
-        interval_s: float = 0.1,
     ) -> None:
         self.function = function
         self._url = queue_url
@@ -76,7 +81,28 @@ class QueuePoller:
         self._partial = partial_failures
         self._client = boto3.client("sqs", region_name=region)
         self._lock = threading.Lock()
-        self._loop = Repeating("queue-poller", interval_s, self.run_now, LOG, "queue poll failed")
+        self._sent = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="queue-poller", daemon=True)
+        self._unlisten: Callable[[], None] | None = None
+
+    def wake(self) -> None:
+        """Something was sent (or made visible): receive now. Only signals (moto's thread)."""
+        self._sent.set()
+
+    def _run(self) -> None:
+        pause = BUSY_POLL_S
+        while not self._stop.is_set():
+            woken = self._sent.wait(pause)
+            if self._stop.is_set():
+                return
+            self._sent.clear()
+            try:
+                delivered = self.run_now()
+            except Exception:
+                LOG.exception("queue poll failed")
+                delivered = 0
+            pause = BUSY_POLL_S if woken or delivered else min(IDLE_POLL_S, pause * 2)
 
     def run_now(self) -> int:
         """Receive and deliver until the queue shows nothing more; how many messages were
@@ -120,13 +146,19 @@ class QueuePoller:
             self._client.delete_message_batch(QueueUrl=self._url, Entries=done)
 
     def start(self) -> QueuePoller:
-        """Poll in a daemon thread."""
-        self._loop.start()
+        """Poll in a daemon thread, woken by every send to this process's moto."""
+        self._unlisten = moto_patch.on_queue_write(self.wake)
+        self._thread.start()
         return self
 
     def stop(self) -> None:
         """Stop polling after the current poll."""
-        self._loop.stop()
+        if self._unlisten is not None:
+            self._unlisten()
+        self._stop.set()
+        self._sent.set()
+        if self._thread.is_alive():
+            self._thread.join()
 
 
 def queue_pollers(

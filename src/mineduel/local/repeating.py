@@ -1,5 +1,5 @@
-"""A task the local stack repeats in a daemon thread until it stops: the SQS pollers and the
-TTL process run their one round on a timer (what AWS runs for the stack on its own)."""
+"""A task the local stack repeats in a daemon thread until it stops: the TTL process runs its
+one round on a timer (what AWS runs for the stack on its own)."""
 
 from __future__ import annotations
 
