@@ -4,10 +4,11 @@ plays each variant to the end through arm and commit; two accounts find each oth
 pairing, told live when paired; the lobby's players looking for an opponent; an invitation),
 see their own fair-play status on their profile (and not another's), play live (one on a
 phone, zoomed), resign, rematch, decline and cancel, and their sessions survive a day of
-local clock; the waiting player may claim a time-out the moment the other's time is up; a guest becomes an account and keeps its games, sets up an authenticator app and
-signs in with its code, uploads a picture and plays the daily duel. On every screen axe-core
-finds no serious or critical violation, and no page logs an error or fails a request other
-than those a test provokes.
+local clock; the waiting player may claim a time-out the moment the other's time is up; a
+guest becomes an account and keeps its games, sets up an authenticator app and signs in with
+its code, uploads a picture and plays the daily duel. On every screen axe-core finds no
+serious or critical violation, and no page logs an error or fails a request other than those
+a test provokes.
 
 With ``MINEDUEL_SCREENSHOTS=1`` every screen is captured (desktop and phone) into docs/images/;
 otherwise nothing is written."""
