@@ -742,14 +742,14 @@ def test_the_waiting_player_may_claim_the_time_out_once_the_others_time_is_up(
     player's page offers "Claim the time-out" at that moment (by the page's clock, moved with
     Playwright's); the server refuses the claim while its own clock says there is time left,
     and once that clock is past the deadline the time-out ends the game."""
-    mine, theirs = signed_in(stack, "webdee"), signed_in(stack, "webeve")
+    mine, theirs = signed_in(stack, "webfay"), signed_in(stack, "webgus")
     game_id = mine.create_game(bots=0, seats=2, move_deadline_s=60)["game_id"]
     theirs.call("POST", f"/v1/games/{game_id}/join").ok()
 
     watch = Watch(allow=[rf"/v1/games/{game_id}/timeout$"])  # the refusal the test provokes
     context, page = new_page(browser, watch)
     go(page, stack, "#/account")
-    page.get_by_label("Email").fill("webdee@example.com")
+    page.get_by_label("Email").fill("webfay@example.com")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="Your account")).to_be_visible(timeout=WAIT_MS)
@@ -763,8 +763,14 @@ def test_the_waiting_player_may_claim_the_time_out_once_the_others_time_is_up(
     claim = page.get_by_role("button", name="Claim the time-out")
     expect(claim).to_have_count(0)
 
-    page.clock.install()  # the page's clock, from now on moved by the test
-    page.clock.fast_forward("01:05")
+    # The page's clock, from now on moved by the test: to 5 s past the deadline the page shows
+    # (the local clock may run ahead of the browser's: an earlier test moved it a day).
+    page.clock.install()
+    left_ms = page.evaluate(
+        "() => Date.parse(document.getElementById('countdown').dataset.deadline) - Date.now()"
+    )
+    assert left_ms > 0, left_ms
+    page.clock.fast_forward(int(left_ms) + 5_000)
     expect(claim).to_be_visible()
     claim.click()
     expect(page.get_by_text("They still have time by the server's clock")).to_be_visible()
