@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: setup run test checks lint typecheck cfn-lint pytest fuzz workers bench bench-imports bench-bot bench-bot-variants bench-pairing bench-fair-play openapi clean
+.PHONY: setup run test checks checked-workers lint typecheck cfn-lint pytest fuzz workers bench bench-imports bench-bot bench-bot-variants bench-pairing bench-fair-play openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,10 +56,12 @@ pytest: $(STAMP)
 
 checks: lint typecheck cfn-lint
 
-# Every check, and every test: the static checks (one core) beside the fuzz (the other), each
-# job's output printed whole when it ends, then the workers on both cores.
+# Every check, and every test: the fuzz (one process) from the start, beside the static checks
+# and, once they pass, the workers; each job's output is printed whole when it ends.
 test: $(STAMP)
-	$(MAKE) --no-print-directory -j2 --output-sync=target checks fuzz
+	$(MAKE) --no-print-directory -j2 --output-sync=target fuzz checked-workers
+
+checked-workers: checks
 	$(MAKE) --no-print-directory workers
 
 bench: $(STAMP)
