@@ -362,6 +362,68 @@ def test_queries_answer_as_moto_does_reading_only_what_they_need(ddb: Any) -> No
     assert len(_table().all_items()) == 9  # outside a query: every item, as moto lists them
 
 
+def test_a_sparse_index_is_read_from_its_items_until_the_table_is_written(ddb: Any) -> None:
+    """The items holding an index's key are listed once and kept until a write: every write
+    path (put, update in place, delete, a cancelled transaction's restore) makes the next query
+    list them again, so a query never misses an item or returns one that left the index."""
+    ddb.update_table(
+        TableName=TABLE,
+        AttributeDefinitions=[{"AttributeName": "due", "AttributeType": "S"}],
+        GlobalSecondaryIndexUpdates=[
+            {
+                "Create": {
+                    "IndexName": "by-due",
+                    "KeySchema": [{"AttributeName": "due", "KeyType": "HASH"}],
+                    "Projection": {"ProjectionType": "ALL"},
+                }
+            }
+        ],
+    )
+    for n in range(30):  # most items are not in the sparse index
+        ddb.put_item(TableName=TABLE, Item={**_key("P", f"{n:02}"), "n": {"N": str(n)}})
+    ddb.put_item(TableName=TABLE, Item={**_key("G", "1"), "due": {"S": "s0"}})
+
+    def due(shard: str = "s0") -> list[str]:
+        answer = ddb.query(
+            TableName=TABLE,
+            IndexName="by-due",
+            KeyConditionExpression="due = :s",
+            ExpressionAttributeValues={":s": {"S": shard}},
+        )
+        return sorted(f"{i['pk']['S']}{i['sk']['S']}" for i in answer["Items"])
+
+    assert due() == ["G1"]
+    kept = getattr(_table(), moto_patch.HOLDING)["due"][1]
+    assert [item.attrs["pk"].value for item in kept] == ["G"]  # the one item holding it
+    assert due("s1") == [] and getattr(_table(), moto_patch.HOLDING)["due"][1] is kept
+
+    set_due = {"UpdateExpression": "SET due = :s", "ExpressionAttributeValues": {":s": {"S": "s0"}}}
+    ddb.update_item(TableName=TABLE, Key=_key("P", "03"), **set_due)  # in place
+    assert due() == ["G1", "P03"]
+    ddb.update_item(TableName=TABLE, Key=_key("G", "1"), UpdateExpression="REMOVE due")
+    assert due() == ["P03"]
+    ddb.put_item(TableName=TABLE, Item={**_key("P", "04"), "due": {"S": "s0"}})
+    assert due() == ["P03", "P04"]
+    ddb.delete_item(TableName=TABLE, Key=_key("P", "03"))
+    assert due() == ["P04"]
+    before = getattr(_table(), moto_patch.HOLDING)["due"][1]
+    with pytest.raises(ClientError):  # sets due on P05, then fails: P05 is put back as it was
+        ddb.transact_write_items(
+            TransactItems=[
+                {"Update": {"TableName": TABLE, "Key": _key("P", "05"), **set_due}},
+                {
+                    "ConditionCheck": {
+                        "TableName": TABLE,
+                        "Key": _key("Z", "1"),
+                        "ConditionExpression": "attribute_exists(pk)",
+                    }
+                },
+            ]
+        )
+    assert due() == ["P04"]
+    assert getattr(_table(), moto_patch.HOLDING)["due"][1] is not before  # listed again
+
+
 def test_get_records_answers_what_motos_serializer_answers(
     ddb: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
