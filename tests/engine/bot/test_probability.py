@@ -458,7 +458,7 @@ def test_each_components_others_are_the_product_of_the_others(
     """``_others`` (synthetic division of the whole by each component when there are three or
     more) against the product of the other components taken directly, on the coefficients the
     combination reads (those up to ``rest`` less the component's lowest total)."""
-    comps = [Counted([], [], poly, []) for poly in totals]
+    comps = [Counted([], [], 0, poly, []) for poly in totals]
     others_of, everything = probability._others(comps, rest)
     whole = [1]
     for poly in totals:

@@ -68,12 +68,15 @@ that gives up is work thrown away on exactly the boards that cost most."""
 
 @dataclass(slots=True)
 class Counted:
-    """A component's count (module docstring): per group its cells and their number;
-    ``totals[t]`` layouts with ``t`` mines; ``marginals[g][t]`` group ``g``'s mines summed
-    over them."""
+    """A component's count (module docstring): per group its cells and their number; every
+    layout holds ``low`` mines or more, ``totals[k]`` of them ``low + k`` (empty when none
+    fits); ``marginals[g][k]`` group ``g``'s mines summed over those. Counted from ``low``, not
+    from 0: the combination then multiplies no leading zeros, and a component whose layouts
+    all hold the same number of mines is one count per group."""
 
     cells: list[list[int]]
     sizes: list[int]
+    low: int
     totals: list[int]
     marginals: list[list[int]]
 
@@ -108,9 +111,9 @@ def _lone(part: Part, limit: int) -> Counted:
     shift = (part.fields & -part.fields).bit_length() - 1
     need = (part.needs >> shift) & NEED_MASK
     if part.needs != need * part.fields or need > min(size, limit):
-        return Counted(part.cells, part.sizes, [], [[]])
+        return Counted(part.cells, part.sizes, 0, [], [[]])
     ways = comb(size, need)
-    return Counted(part.cells, part.sizes, [0] * need + [ways], [[0] * need + [need * ways]])
+    return Counted(part.cells, part.sizes, need, [ways], [[need * ways]])
 
 
 Step = tuple[int, int, int, int, int, tuple[int, ...]]
@@ -217,7 +220,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
         layer = nxt
     final = layer.get(0, 0)
     sums = _backward(steps, records, width, limit, budget)
-    return _unpacked(part, order, final, sums, width, limit)
+    return _unpacked(part, order, final, sums, width)
 
 
 def _backward(
@@ -262,31 +265,26 @@ def _backward(
     return sums
 
 
-def _unpacked(
-    part: Part, order: list[int], final: int, sums: list[int], width: int, limit: int
-) -> Counted:
+def _unpacked(part: Part, order: list[int], final: int, sums: list[int], width: int) -> Counted:
     """The ``Counted`` of a component from its Kronecker polynomials: ``final`` (layouts by
     total) and, per step of ``order``, its group's mines by total. No coefficient spills
     into the next, so the lowest and highest set bits of ``final`` fall in its lowest and
-    highest nonzero totals."""
+    highest nonzero totals; only the totals between are read."""
     if not final:
-        return Counted(part.cells, part.sizes, [], [[] for _ in order])
+        return Counted(part.cells, part.sizes, 0, [], [[] for _ in order])
     low = ((final & -final).bit_length() - 1) // width
     top = (final.bit_length() - 1) // width
-    pad = [0] * low
-    by_group: list[list[int]] = [pad] * len(order)
-    if low == top:  # one total (most components): one shift per group, no mask
+    mask = (1 << width) - 1  # (the programme's sums may hold totals past the cap)
+    by_group: list[list[int]] = [[]] * len(order)
+    if low == top:  # one total (most components): one shift per group
         shift = low * width
-        mask = (1 << width) - 1  # (the programme's sums may hold totals past the cap)
-        for i, g in enumerate(order):
-            by_group[g] = [*pad, (sums[i] >> shift) & mask]
-        return Counted(part.cells, part.sizes, [*pad, final >> shift], by_group)
-    mask = (1 << width) - 1
+        for total, g in zip(sums, order, strict=True):
+            by_group[g] = [(total >> shift) & mask]
+        return Counted(part.cells, part.sizes, low, [final >> shift], by_group)
     shifts = range(low * width, (top + 1) * width, width)
-    for i, g in enumerate(order):
-        total = sums[i]
-        by_group[g] = pad + [(total >> s) & mask for s in shifts]
-    return Counted(part.cells, part.sizes, pad + [(final >> s) & mask for s in shifts], by_group)
+    for total, g in zip(sums, order, strict=True):
+        by_group[g] = [(total >> s) & mask for s in shifts]
+    return Counted(part.cells, part.sizes, low, [(final >> s) & mask for s in shifts], by_group)
 
 
 def _overdraw(budget: Budget | None, units: int) -> None:
@@ -371,4 +369,4 @@ def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> 
     finally:
         if budget is not None:
             budget.spend(NODE_COST * (LISTED_NODES - max(nodes, 0)))
-    return _unpacked(part, order, final, sums, width, limit)
+    return _unpacked(part, order, final, sums, width)
