@@ -23,9 +23,11 @@ from .components import Part
 GREEDY_FROM = 12
 """Components with at least this many groups also try the greedy order and keep the better."""
 
-NARROW = 5
+NARROW = 7
 """A sweep order holding at most this many numbers open at once is kept as it is: counting it
-is already cheap, cheaper than looking for a better order."""
+is already cheap, cheaper than looking for a better order (from 5 to 7: ordering and counting
+the components of 13 groups or more of 300 real-play positions took 36.4 -> 33.2 ms, of 100
+stress boards 182 -> 176 ms, fastest of 5, interleaved)."""
 
 LARGE = 30
 TRIES_FROM_LARGE = 2
