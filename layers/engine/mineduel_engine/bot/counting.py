@@ -94,12 +94,13 @@ def binomials(n: int) -> tuple[int, ...]:
 
 def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
     """Every layout of ``part`` with at most ``limit`` mines, by total and group."""
-    if len(part.sigs) == 1:
+    groups = len(part.sigs)
+    if groups == 1:
         if budget is not None:
             budget.spend(LONE_COST)
         return _lone(part, limit)
-    if len(part.sigs) <= LISTED_GROUPS:
-        listed = _listed(part, _scan_order(part.sigs), limit, budget)
+    if groups <= LISTED_GROUPS:
+        listed = _listed(part, _scan_order(part.sigs) if groups > 2 else [0, 1], limit, budget)
         if listed is not None:
             return listed
     return _programme(part, frontier_order(part, budget), limit, budget)
@@ -278,11 +279,11 @@ def _unpacked(part: Part, order: list[int], final: int, sums: list[int], width: 
     by_group: list[list[int]] = [[]] * len(order)
     if low == top:  # one total (most components): one shift per group
         shift = low * width
-        for total, g in zip(sums, order, strict=True):
+        for total, g in zip(sums, order, strict=False):  # (one per step: same length)
             by_group[g] = [(total >> shift) & mask]
         return Counted(part.cells, part.sizes, low, [final >> shift], by_group)
     shifts = range(low * width, (top + 1) * width, width)
-    for total, g in zip(sums, order, strict=True):
+    for total, g in zip(sums, order, strict=False):
         by_group[g] = [(total >> s) & mask for s in shifts]
     return Counted(part.cells, part.sizes, low, [(final >> s) & mask for s in shifts], by_group)
 
