@@ -164,8 +164,9 @@ def _scan_order(sigs: list[int]) -> list[int]:
     return order
 
 
-Record = list[tuple[int, int, list[tuple[int, int]]]]
-"""One step of the programme: (state, its counts, its feasible (mines, next state) moves)."""
+Record = list[tuple[int, int, tuple[tuple[int, int], ...]]]
+"""One step of the programme: per state with a feasible move, (state, its counts, its
+feasible (mines, next state) moves)."""
 
 
 def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted:
@@ -182,36 +183,47 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
     for size, touch, high_touch, capped, close, weights in steps:
         nxt: dict[int, int] = {}
         record: Record = []
-        room = budget.left if budget is not None else -1
-        spent = 0
-        for state, poly in layer.items():
-            guarded = state | guards
-            moves: list[tuple[int, int]] = []
-            if close >= 0:
+        # a move's arithmetic grows with the polynomial: a unit more per 2**WIDE bits (the
+        # longest of the step's, read once in C rather than per state)
+        heavy = 1 + (max(map(int.bit_length, layer.values()), default=0) >> WIDE)
+        if close >= 0:  # one choice per state, the need of the number the group finishes
+            for state, poly in layer.items():
                 m = (state >> close) & NEED_MASK
-                if m <= size:
-                    x = guarded - m * touch
-                    if x & high_touch == high_touch:
-                        new = x ^ guards
-                        if (capped - new) & guards == guards:
-                            moves.append((m, new))
-            else:
-                x = guarded
+                if m > size:
+                    continue
+                x = (state | guards) - m * touch
+                if x & high_touch != high_touch:
+                    continue
+                new = x ^ guards
+                if (capped - new) & guards != guards:
+                    continue
+                record.append((state, poly, ((m, new),)))
+                value = (poly * weights[m]) << (m * width) if m else poly
+                old = nxt.get(new)
+                nxt[new] = value if old is None else old + value
+            spent = heavy * (len(layer) + len(record))  # (a state, and its move if any)
+        else:
+            room = budget.left if budget is not None else -1
+            spent = 0
+            for state, poly in layer.items():
+                x = state | guards
+                moves: list[tuple[int, int]] = []
                 for m in range(size + 1):
                     if x & high_touch != high_touch:
                         break
                     new = x ^ guards
-                    if (capped - new) & guards == guards:
-                        moves.append((m, new))
                     x -= touch
-            record.append((state, poly, moves))
-            for m, new in moves:
-                value = (poly * weights[m]) << (m * width) if m else poly
-                old = nxt.get(new)
-                nxt[new] = value if old is None else old + value
-            spent += 1 + len(moves) + (poly.bit_length() >> WIDE) * (1 + len(moves))
-            if spent > room >= 0:
-                _overdraw(budget, spent)
+                    if (capped - new) & guards != guards:
+                        continue
+                    moves.append((m, new))
+                    value = (poly * weights[m]) << (m * width) if m else poly
+                    old = nxt.get(new)
+                    nxt[new] = value if old is None else old + value
+                if moves:
+                    record.append((state, poly, tuple(moves)))
+                spent += heavy * (1 + len(moves))
+                if spent > room >= 0:
+                    _overdraw(budget, spent)
         so_far += size
         if so_far > limit:
             nxt = {state: poly & cap_mask for state, poly in nxt.items()}
