@@ -327,13 +327,11 @@ def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> 
         if nodes < 0:
             raise _TooMany
         size, touch, high_touch, capped, close, weights = steps[i]
-        guarded = state | guards
-        room = limit - total
         if close >= 0:
-            m = (state >> close) & NEED_MASK
-            if m > size or m > room:
+            m = (state >> close) & 15  # (NEED_MASK)
+            if m > size or total + m > limit:
                 return 0
-            x = guarded - m * touch
+            x = (state | guards) - m * touch
             if x & high_touch != high_touch:
                 return 0
             new = x ^ guards
@@ -355,8 +353,8 @@ def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> 
             sums[i] += (ways * m * value) << (total * width)
             return value
         poly = mined = 0
-        x = guarded
-        for m in range(min(size, room) + 1):
+        x = state | guards
+        for m in range(min(size, limit - total) + 1):
             if x & high_touch != high_touch:
                 break
             new = x ^ guards
