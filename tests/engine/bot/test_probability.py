@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from itertools import combinations
-from math import comb
+from itertools import combinations, product
+from math import comb, prod
 
 import pytest
 from hypothesis import given, settings
@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from mineduel_engine import rules_for
 from mineduel_engine.bot import counting, probability
 from mineduel_engine.bot.board_bits import FIELD
-from mineduel_engine.bot.components import split
+from mineduel_engine.bot.components import Part, split
 from mineduel_engine.bot.counting import Counted
 from mineduel_engine.bot.deduction import deduce
+from mineduel_engine.bot.ordering import frontier_order
 from mineduel_engine.bot.position import FLAG_CHARS, Position
 from mineduel_engine.bot.probability import (
     Budget,
@@ -458,7 +459,7 @@ def test_each_components_others_are_the_product_of_the_others(
     """``_others`` (synthetic division of the whole by each component when there are three or
     more) against the product of the other components taken directly, on the coefficients the
     combination reads (those up to ``rest`` less the component's lowest total)."""
-    comps = [Counted([], [], poly, []) for poly in totals]
+    comps = [Counted([], [], 0, poly, []) for poly in totals]
     others_of, everything = probability._others(comps, rest)
     whole = [1]
     for poly in totals:
@@ -530,3 +531,54 @@ def test_a_components_packed_needs_hold_only_its_own_numbers() -> None:
     assert part.fields == (1 << FIELD) | 1  # two numbers: fields 0 and 1, not cells 30 and 31
     assert part.needs == part.fields  # each needs one mine
     assert all(t & ~part.fields == 0 for t in part.touch)
+
+
+def brute_count(part: Part, limit: int) -> tuple[int, list[int], list[list[int]]]:
+    """A component's count by every choice of mines per group (``C(size, m)`` layouts each):
+    the layouts meeting every number, with at most ``limit`` mines, as ``Counted`` says them
+    (the lowest total, then totals and each group's mines from it)."""
+    by_total: dict[int, int] = {}
+    mined: dict[tuple[int, int], int] = {}
+    for choice in product(*(range(size + 1) for size in part.sizes)):
+        total = sum(choice)
+        if (
+            total > limit
+            or sum(m * t for m, t in zip(choice, part.touch, strict=True)) != part.needs
+        ):
+            continue  # (a field sums to at most 8: no carry, so equal integers are equal needs)
+        ways = prod(comb(size, m) for size, m in zip(part.sizes, choice, strict=True))
+        by_total[total] = by_total.get(total, 0) + ways
+        for g, m in enumerate(choice):
+            mined[g, total] = mined.get((g, total), 0) + m * ways
+    if not by_total:
+        return 0, [], [[] for _ in part.sizes]
+    low, top = min(by_total), max(by_total)
+    span = range(low, top + 1)
+    return (
+        low,
+        [by_total.get(t, 0) for t in span],
+        [[mined.get((g, t), 0) for t in span] for g in range(len(part.sizes))],
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(consistent_positions(), st.integers(0, 25))
+def test_every_counting_method_counts_a_component_from_its_fewest_mines(
+    position: Position, limit: int
+) -> None:
+    """Each way to count a component (the lone group, the listing, the programme) gives the
+    count of every choice of mines per group, capped at ``limit``, from its lowest total:
+    ``Counted.low`` is the fewest mines a layout holds, and the totals start and end with a
+    layout (what the combination relies on to tell fixed components from varying ones)."""
+    settled = deduce(position)
+    for part in split(settled)[0]:
+        expected = brute_count(part, limit)
+        counts = [counting.count(part, limit)]
+        if len(part.sigs) > 1:
+            with only("listing"):  # (never giving up)
+                listed = counting._listed(part, list(range(len(part.sigs))), limit, None)
+            assert listed is not None
+            counts += [listed, counting._programme(part, frontier_order(part), limit, None)]
+        for found in counts:
+            assert (found.low, found.totals, found.marginals) == expected
+            assert not found.totals or (found.totals[0] and found.totals[-1])

@@ -68,12 +68,15 @@ that gives up is work thrown away on exactly the boards that cost most."""
 
 @dataclass(slots=True)
 class Counted:
-    """A component's count (module docstring): per group its cells and their number;
-    ``totals[t]`` layouts with ``t`` mines; ``marginals[g][t]`` group ``g``'s mines summed
-    over them."""
+    """A component's count (module docstring): per group its cells and their number; every
+    layout holds ``low`` mines or more, ``totals[k]`` of them ``low + k`` (empty when none
+    fits); ``marginals[g][k]`` group ``g``'s mines summed over those. Counted from ``low``, not
+    from 0: the combination then multiplies no leading zeros, and a component whose layouts
+    all hold the same number of mines is one count per group."""
 
     cells: list[list[int]]
     sizes: list[int]
+    low: int
     totals: list[int]
     marginals: list[list[int]]
 
@@ -91,12 +94,13 @@ def binomials(n: int) -> tuple[int, ...]:
 
 def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
     """Every layout of ``part`` with at most ``limit`` mines, by total and group."""
-    if len(part.sigs) == 1:
+    groups = len(part.sigs)
+    if groups == 1:
         if budget is not None:
             budget.spend(LONE_COST)
         return _lone(part, limit)
-    if len(part.sigs) <= LISTED_GROUPS:
-        listed = _listed(part, _scan_order(part.sigs), limit, budget)
+    if groups <= LISTED_GROUPS:
+        listed = _listed(part, _scan_order(part.sigs) if groups > 2 else [0, 1], limit, budget)
         if listed is not None:
             return listed
     return _programme(part, frontier_order(part, budget), limit, budget)
@@ -108,9 +112,9 @@ def _lone(part: Part, limit: int) -> Counted:
     shift = (part.fields & -part.fields).bit_length() - 1
     need = (part.needs >> shift) & NEED_MASK
     if part.needs != need * part.fields or need > min(size, limit):
-        return Counted(part.cells, part.sizes, [], [[]])
+        return Counted(part.cells, part.sizes, 0, [], [[]])
     ways = comb(size, need)
-    return Counted(part.cells, part.sizes, [0] * need + [ways], [[0] * need + [need * ways]])
+    return Counted(part.cells, part.sizes, need, [ways], [[need * ways]])
 
 
 Step = tuple[int, int, int, int, int, tuple[int, ...]]
@@ -160,8 +164,9 @@ def _scan_order(sigs: list[int]) -> list[int]:
     return order
 
 
-Record = list[tuple[int, int, list[tuple[int, int]]]]
-"""One step of the programme: (state, its counts, its feasible (mines, next state) moves)."""
+Record = list[tuple[int, int, tuple[tuple[int, int], ...]]]
+"""One step of the programme: per state with a feasible move, (state, its counts, its
+feasible (mines, next state) moves)."""
 
 
 def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted:
@@ -178,36 +183,47 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
     for size, touch, high_touch, capped, close, weights in steps:
         nxt: dict[int, int] = {}
         record: Record = []
-        room = budget.left if budget is not None else -1
-        spent = 0
-        for state, poly in layer.items():
-            guarded = state | guards
-            moves: list[tuple[int, int]] = []
-            if close >= 0:
+        # a move's arithmetic grows with the polynomial: a unit more per 2**WIDE bits (the
+        # longest of the step's, read once in C rather than per state)
+        heavy = 1 + (max(map(int.bit_length, layer.values()), default=0) >> WIDE)
+        if close >= 0:  # one choice per state, the need of the number the group finishes
+            for state, poly in layer.items():
                 m = (state >> close) & NEED_MASK
-                if m <= size:
-                    x = guarded - m * touch
-                    if x & high_touch == high_touch:
-                        new = x ^ guards
-                        if (capped - new) & guards == guards:
-                            moves.append((m, new))
-            else:
-                x = guarded
+                if m > size:
+                    continue
+                x = (state | guards) - m * touch
+                if x & high_touch != high_touch:
+                    continue
+                new = x ^ guards
+                if (capped - new) & guards != guards:
+                    continue
+                record.append((state, poly, ((m, new),)))
+                value = (poly * weights[m]) << (m * width) if m else poly
+                old = nxt.get(new)
+                nxt[new] = value if old is None else old + value
+            spent = heavy * (len(layer) + len(record))  # (a state, and its move if any)
+        else:
+            room = budget.left if budget is not None else -1
+            spent = 0
+            for state, poly in layer.items():
+                x = state | guards
+                moves: list[tuple[int, int]] = []
                 for m in range(size + 1):
                     if x & high_touch != high_touch:
                         break
                     new = x ^ guards
-                    if (capped - new) & guards == guards:
-                        moves.append((m, new))
                     x -= touch
-            record.append((state, poly, moves))
-            for m, new in moves:
-                value = (poly * weights[m]) << (m * width) if m else poly
-                old = nxt.get(new)
-                nxt[new] = value if old is None else old + value
-            spent += 1 + len(moves) + (poly.bit_length() >> WIDE) * (1 + len(moves))
-            if spent > room >= 0:
-                _overdraw(budget, spent)
+                    if (capped - new) & guards != guards:
+                        continue
+                    moves.append((m, new))
+                    value = (poly * weights[m]) << (m * width) if m else poly
+                    old = nxt.get(new)
+                    nxt[new] = value if old is None else old + value
+                if moves:
+                    record.append((state, poly, tuple(moves)))
+                spent += heavy * (1 + len(moves))
+                if spent > room >= 0:
+                    _overdraw(budget, spent)
         so_far += size
         if so_far > limit:
             nxt = {state: poly & cap_mask for state, poly in nxt.items()}
@@ -217,7 +233,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
         layer = nxt
     final = layer.get(0, 0)
     sums = _backward(steps, records, width, limit, budget)
-    return _unpacked(part, order, final, sums, width, limit)
+    return _unpacked(part, order, final, sums, width)
 
 
 def _backward(
@@ -262,31 +278,26 @@ def _backward(
     return sums
 
 
-def _unpacked(
-    part: Part, order: list[int], final: int, sums: list[int], width: int, limit: int
-) -> Counted:
+def _unpacked(part: Part, order: list[int], final: int, sums: list[int], width: int) -> Counted:
     """The ``Counted`` of a component from its Kronecker polynomials: ``final`` (layouts by
     total) and, per step of ``order``, its group's mines by total. No coefficient spills
     into the next, so the lowest and highest set bits of ``final`` fall in its lowest and
-    highest nonzero totals."""
+    highest nonzero totals; only the totals between are read."""
     if not final:
-        return Counted(part.cells, part.sizes, [], [[] for _ in order])
+        return Counted(part.cells, part.sizes, 0, [], [[] for _ in order])
     low = ((final & -final).bit_length() - 1) // width
     top = (final.bit_length() - 1) // width
-    pad = [0] * low
-    by_group: list[list[int]] = [pad] * len(order)
-    if low == top:  # one total (most components): one shift per group, no mask
+    mask = (1 << width) - 1  # (the programme's sums may hold totals past the cap)
+    by_group: list[list[int]] = [[]] * len(order)
+    if low == top:  # one total (most components): one shift per group
         shift = low * width
-        mask = (1 << width) - 1  # (the programme's sums may hold totals past the cap)
-        for i, g in enumerate(order):
-            by_group[g] = [*pad, (sums[i] >> shift) & mask]
-        return Counted(part.cells, part.sizes, [*pad, final >> shift], by_group)
-    mask = (1 << width) - 1
+        for total, g in zip(sums, order, strict=False):  # (one per step: same length)
+            by_group[g] = [(total >> shift) & mask]
+        return Counted(part.cells, part.sizes, low, [final >> shift], by_group)
     shifts = range(low * width, (top + 1) * width, width)
-    for i, g in enumerate(order):
-        total = sums[i]
-        by_group[g] = pad + [(total >> s) & mask for s in shifts]
-    return Counted(part.cells, part.sizes, pad + [(final >> s) & mask for s in shifts], by_group)
+    for total, g in zip(sums, order, strict=False):
+        by_group[g] = [(total >> s) & mask for s in shifts]
+    return Counted(part.cells, part.sizes, low, [(final >> s) & mask for s in shifts], by_group)
 
 
 def _overdraw(budget: Budget | None, units: int) -> None:
@@ -316,13 +327,11 @@ def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> 
         if nodes < 0:
             raise _TooMany
         size, touch, high_touch, capped, close, weights = steps[i]
-        guarded = state | guards
-        room = limit - total
         if close >= 0:
-            m = (state >> close) & NEED_MASK
-            if m > size or m > room:
+            m = (state >> close) & 15  # (NEED_MASK)
+            if m > size or total + m > limit:
                 return 0
-            x = guarded - m * touch
+            x = (state | guards) - m * touch
             if x & high_touch != high_touch:
                 return 0
             new = x ^ guards
@@ -344,8 +353,8 @@ def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> 
             sums[i] += (ways * m * value) << (total * width)
             return value
         poly = mined = 0
-        x = guarded
-        for m in range(min(size, room) + 1):
+        x = state | guards
+        for m in range(min(size, limit - total) + 1):
             if x & high_touch != high_touch:
                 break
             new = x ^ guards
@@ -371,4 +380,4 @@ def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> 
     finally:
         if budget is not None:
             budget.spend(NODE_COST * (LISTED_NODES - max(nodes, 0)))
-    return _unpacked(part, order, final, sums, width, limit)
+    return _unpacked(part, order, final, sums, width)

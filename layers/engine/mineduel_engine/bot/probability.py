@@ -174,55 +174,58 @@ def _combine(
     fixed_mines, fixed_ways = 0, 1
     fixed: list[Counted] = []
     varying: list[Counted] = []
+    low = 0  # the fewest mines the varying components hold together
     for comp in comps:
         totals = comp.totals
-        spread = len(totals) - totals.count(0)  # totals end with their last nonzero count
-        if spread == 1:
+        if len(totals) == 1:  # (totals start and end with a nonzero count)
             fixed.append(comp)
-            fixed_mines += len(totals) - 1
-            fixed_ways *= totals[-1]
-        elif spread:
+            fixed_mines += comp.low
+            fixed_ways *= totals[0]
+        elif totals:
             varying.append(comp)
+            low += comp.low
         else:
             raise Inconsistent("no mine layout fits the board and the mine count")
     rest = left - fixed_mines
-    if rest < 0:
-        raise Inconsistent("no mine layout fits the board and the mine count")
-    others_of, everything = _others(varying, rest)  # everything: every varying one together
-    low = 0
-    while low < len(everything) and not everything[low]:
-        low += 1
     if low > rest:
         raise Inconsistent("no mine layout fits the board and the mine count")
-    # ways[t]: the layouts of the free cells when the components hold t mines, C(free, rest - t),
-    # for the totals the components can reach (one binomial, then a step per total)
-    ways = [0] * low + _binomial_window(free, rest, low, len(everything) - 1)
+    # everything[k]: the layouts of the varying components together with low + k mines
+    others_of, everything = _others(varying, rest - low)
+    # ways[k]: the layouts of the free cells when the components hold low + k mines,
+    # C(free, rest - low - k), for the totals they can reach (one binomial, then a step each)
+    ways = _binomial_window(free, rest, low, low + len(everything) - 1)
     scaled = sum(map(mul, everything, ways))
     if scaled == 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
     if free:
         # each free cell holds a mine in C(free - 1, rest - t - 1) = C(free, rest - t) * (rest - t)
         # / free of the free layouts
-        loose = sum(map(mul, map(mul, everything, ways), range(rest, rest - len(ways), -1)))
+        tail = rest - low
+        loose = sum(map(mul, map(mul, everything, ways), range(tail, tail - len(ways), -1)))
         result.add_set(free_cells, loose, scaled * free)  # first: the table starts from them
     result.add_known(settled.mines, settled.safe)
     for comp in fixed:
-        t = len(comp.totals) - 1
-        ways_t = comp.totals[t]
-        for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals, strict=True):
-            result.add(cells, mined[t], ways_t * size)
-    for comp, others in zip(varying, others_of, strict=True):
-        # worth[t]: the layouts of everything else when this component holds t mines
-        worth = [sum(map(mul, others, ways[t:])) if n else 0 for t, n in enumerate(comp.totals)]
-        for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals, strict=True):
-            result.add(cells, sum(map(mul, worth, mined)), scaled * size)
+        result.add_groups(
+            comp.cells, comp.sizes, [mined[0] for mined in comp.marginals], comp.totals[0]
+        )
+    if len(varying) == 1:  # its totals are worth the free cells' layouts alone
+        comp = varying[0]
+        numerators = [sum(map(mul, ways, mined)) for mined in comp.marginals]
+        result.add_groups(comp.cells, comp.sizes, numerators, scaled)
+    else:
+        for comp, others in zip(varying, others_of, strict=True):
+            # worth[k]: the layouts of everything else when this component holds low + k mines
+            # (where it has no layout its marginals are 0, so the worth there is never read)
+            worth = [sum(map(mul, others, ways[k:])) for k in range(len(comp.totals))]
+            numerators = [sum(map(mul, worth, mined)) for mined in comp.marginals]
+            result.add_groups(comp.cells, comp.sizes, numerators, scaled)
     return scaled * fixed_ways, shape
 
 
 class _Chances:
     """The chances as they are found: per cell, and the cells found certain either way
-    (``_combine`` hands them over with ``add``, or ``add_set`` for a set of cells as bits,
-    and takes ``cost`` work units per component)."""
+    (``_combine`` hands them over a component at a time with ``add_groups``, or ``add_set``
+    for a set of cells as bits, and takes ``cost`` work units per component)."""
 
     __slots__ = ("certain", "mine", "safe")
     cost = COMBINE_COST
@@ -232,16 +235,23 @@ class _Chances:
         self.certain: list[int] = []
         self.safe: list[int] = []
 
-    def add(self, cells: list[int], numerator: int, denominator: int) -> None:
-        """Every cell of ``cells`` is a mine with chance ``numerator / denominator``."""
-        chance = numerator / denominator
+    def add_groups(
+        self, groups: list[list[int]], sizes: list[int], numerators: list[int], scale: int
+    ) -> None:
+        """A component's groups at once: every cell of ``groups[g]`` is a mine with chance
+        ``numerators[g] / (scale * sizes[g])`` (one call per component, not per group)."""
         mine = self.mine
-        for cell in cells:  # (a group is a few cells: a loop beats building a dict)
-            mine[cell] = chance
-        if numerator == denominator:
-            self.certain.extend(cells)
-        elif numerator == 0:
-            self.safe.extend(cells)
+        certain = self.certain
+        safe = self.safe
+        for cells, size, numerator in zip(groups, sizes, numerators, strict=True):
+            denominator = scale * size
+            chance = numerator / denominator
+            for cell in cells:  # (a group is a few cells: a loop beats building a dict)
+                mine[cell] = chance
+            if numerator == denominator:
+                certain.extend(cells)
+            elif numerator == 0:
+                safe.extend(cells)
 
     def add_known(self, mines: int, safe: int) -> None:
         """The cells deduction settled (bits): certain mines, and certain safe cells."""
@@ -279,9 +289,12 @@ class _Tally:
         self.certain = 0
         self.best = 0.0
 
-    def add(self, cells: list[int], numerator: int, denominator: int) -> None:
-        """Every cell of ``cells`` is a mine with chance ``numerator / denominator``."""
-        self._count(len(cells), numerator, denominator)
+    def add_groups(
+        self, groups: list[list[int]], sizes: list[int], numerators: list[int], scale: int
+    ) -> None:
+        """A component's groups at once (``_Chances.add_groups``)."""
+        for size, numerator in zip(sizes, numerators, strict=True):
+            self._count(size, numerator, scale * size)
 
     def add_known(self, mines: int, safe: int) -> None:
         """The cells deduction settled (bits): certain mines, and certain safe cells."""
@@ -323,8 +336,9 @@ def _counted(
 
 
 def _others(varying: list[Counted], rest: int) -> tuple[list[Poly], Poly]:
-    """Per component, the others convolved, and every component together (by mine total,
-    capped at ``rest``). With more than two, each one's others are the whole divided by it:
+    """Per component, the others convolved, and every component together (by mine total
+    above the components' lowest, ``Counted.low``, capped at ``rest`` above it). With more
+    than two, each one's others are the whole divided by it:
     one product and one division per component, not prefix and suffix products."""
     if len(varying) < 2:
         return [[1]] * len(varying), varying[0].totals[: rest + 1] if varying else [1]
