@@ -20,11 +20,15 @@ looked at again, until nothing changes. A demand that can no longer be met raise
 
 from __future__ import annotations
 
-from .board_bits import Grid, below, cells_of, differ, grid, marks, reversed_board
+from .board_bits import Grid, below, cells_of, differ, grid, mark_table, marks, reversed_board
 from .budget import Budget
 from .position import Position
 
 DIGITS = {str(d): d for d in range(9)}
+_COVERED, _FLAGS, _EIGHTS = mark_table(b"."), mark_table(b"ABCDabcd"), mark_table(b"8")
+_BITS = mark_table(b"1357"), mark_table(b"2367"), mark_table(b"4567")
+"""The board's characters read as cell sets (``marks``): covered, flagged, showing 8, and
+showing a number with bit 0, 1 or 2 set."""
 
 READ_COST = 60
 """A board's reading, in work units (``budget``): the position's checks and the scans of its
@@ -186,6 +190,10 @@ class Settled:
         active = self.shown
         known = self.known
         tried = 0
+        # A number's partners, found the first time it is weighed: its cells only shrink, so
+        # the numbers next to two of them then include every partner it has later, and a
+        # number queued again (a third of the weighings) is not walked cell by cell again.
+        near_two: dict[int, int] = {}
         while pending:
             k = pending.pop()
             me = 1 << numbers[k]
@@ -193,11 +201,14 @@ class Settled:
             h = hidden[k]
             if not h:
                 continue
-            once = twice = 0
-            for x in cells_of(h):
-                near = around[x]
-                twice |= once & near
-                once |= near
+            twice = near_two.get(k)
+            if twice is None:
+                once = twice = 0
+                for x in cells_of(h):
+                    near = around[x]
+                    twice |= once & near
+                    once |= near
+                near_two[k] = twice
             partners = twice & active & ~waiting & ~me
             tried += 1
             while partners:
@@ -283,11 +294,12 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
     area = grid(position.width, position.height)
     text = position.text
     board = reversed_board(text)
-    covered = marks(board, b".")
-    flags = marks(board, b"ABCDabcd") if position.flagged else 0
+    covered = marks(board, _COVERED)
+    flags = marks(board, _FLAGS) if position.flagged else 0
     shown = area.full & ~covered & ~flags  # a cell neither covered nor flagged shows a number
-    eights = marks(board, b"8") if "8" in text else 0
-    digits = (marks(board, b"1357"), marks(board, b"2367"), marks(board, b"4567"), eights)
+    eights = marks(board, _EIGHTS) if "8" in text else 0
+    one, two, four = _BITS
+    digits = (marks(board, one), marks(board, two), marks(board, four), eights)
     safe = sum(1 << c for c in position.safe) if position.safe else 0
     unknown = covered & ~safe
     known_mines = flags
@@ -297,23 +309,28 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
     reach = area.counts(unknown | known_mines)
     rounds = 0
     while True:
+        # mines first, then safe cells judged on the mines just found: a chain that alternates
+        # (a mine completes a number, whose other cells are then safe) takes one round a link
+        # pair, not one a link
         rounds += 1
         live = shown & area.dilate(unknown)
         full = live & ~differ(digits, reach)
-        empty = live & ~differ(digits, around_mines)
         grow_mines = area.dilate(full) & unknown if full else 0
-        grow_safe = area.dilate(empty) & unknown if empty else 0
-        if not (grow_mines | grow_safe):
-            break
-        if grow_mines & grow_safe:
-            raise Inconsistent("a cell must be both a mine and safe")
-        unknown &= ~(grow_mines | grow_safe)
         if grow_mines:
+            unknown &= ~grow_mines
             known_mines |= grow_mines
-            around_mines = area.counts(known_mines)
+            around_mines = area.counts(known_mines)  # (mines or unknown: ``reach`` is as it was)
+        empty = live & ~differ(digits, around_mines)
+        grow_safe = area.dilate(empty) & unknown if empty else 0
         if grow_safe:
+            unknown &= ~grow_safe
             safe |= grow_safe
             reach = area.counts(unknown | known_mines)
+        elif not grow_mines:
+            break
+    # A number left with more mines around it than it shows, or fewer mines and unknown cells,
+    # cannot be met (a cell both a mine and safe shows here too: its mine overfills the number
+    # that made it safe).
     if shown & (below(digits, around_mines) | below(reach, digits)):
         raise Inconsistent("a number cannot be met")
     around = area.around

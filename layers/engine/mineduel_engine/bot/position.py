@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import compress
 
 from ..geometry import neighbours
@@ -18,8 +19,8 @@ FLAG_CHARS = frozenset(SEAT_LETTERS + HIT_LETTERS)
 """Known mines: flagged or found (upper case) or hit (windows-duel, lower case)."""
 NUMBER_CHARS = frozenset("012345678")
 _PLAIN = ("012345678" + COVERED).encode()
-_ALLOWED = "".join(sorted(NUMBER_CHARS | FLAG_CHARS)).encode() + _PLAIN
-"""Every character a board may hold (as bytes: deleting them leaves what is unknown)."""
+_FLAGS = "".join(sorted(FLAG_CHARS)).encode()
+"""The flags' characters, as bytes (deleting them and ``_PLAIN`` leaves what is unknown)."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,6 @@ class Position:
     mines: int
     cells: tuple[str, ...]
     safe: frozenset[int] = frozenset()
-    table: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     flagged: int = field(init=False, repr=False, compare=False)
     """Known mines (flagged by any seat): counted once, every count of the board reads it."""
     text: str = field(init=False, repr=False, compare=False)
@@ -49,16 +49,16 @@ class Position:
         if len(cells) != self.width * self.height or len(text) != len(cells):
             raise ValueError("the board does not match its width and height")
         board = text.encode("ascii", "replace")  # (a character past ASCII becomes "?", unknown)
-        if board.translate(None, _ALLOWED):
+        marked = board.translate(None, _PLAIN)  # what is left once numbers and covers go:
+        if marked.translate(None, _FLAGS):  # flags, or a character no board holds
             raise ValueError("the board holds an unknown character")
-        flagged = len(board.translate(None, _PLAIN))  # what is left once numbers and covers go
+        flagged = len(marked)  # (one scan of the board, the second of the few cells left)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "flagged", flagged)
         if self.safe and any(not 0 <= c < len(text) or text[c] != COVERED for c in self.safe):
             raise ValueError("a cell known to be safe must be covered")
         if not 0 <= self.mines - flagged <= text.count(COVERED):
             raise ValueError("the mine count does not fit the board")
-        object.__setattr__(self, "table", neighbours(self.width, self.height))
 
     @classmethod
     def from_board(cls, width: int, height: int, mines: int, board: Sequence[str]) -> Position:
@@ -89,6 +89,12 @@ class Position:
         if not self.safe:
             return self
         return Position(self.width, self.height, self.mines, self.cells)
+
+    @cached_property
+    def table(self) -> tuple[tuple[int, ...], ...]:
+        """Every cell's neighbours (``geometry.neighbours``), looked up when first asked for:
+        the exact engine reads the board as bit sets and never needs it."""
+        return neighbours(self.width, self.height)
 
     @property
     def covered(self) -> list[int]:
