@@ -648,22 +648,17 @@ def _written(table: Table) -> None:
     setattr(table, WRITES, getattr(table, WRITES, 0) + 1)
 
 
-_original_put_item = Table.put_item
-_original_delete_item = Table.delete_item
+def _counting_writes(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``Table.put_item`` or ``Table.delete_item``, counting a write (``_written``) each call."""
 
+    def wrapper(self: Table, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            _written(self)
 
-def _put_item(self: Table, *args: Any, **kwargs: Any) -> Any:
-    try:
-        return _original_put_item(self, *args, **kwargs)
-    finally:
-        _written(self)
-
-
-def _delete_item(self: Table, *args: Any, **kwargs: Any) -> Any:
-    try:
-        return _original_delete_item(self, *args, **kwargs)
-    finally:
-        _written(self)
+    wrapper.__wrapped__ = method  # type: ignore[attr-defined]
+    return wrapper
 
 
 def _has_values(item: Item, equal: list[tuple[str, str, Any]]) -> bool:
@@ -730,8 +725,8 @@ def install() -> None:
         DynamoDBStreamsHandler.get_records = _get_records_response  # type: ignore[assignment]
         Table.query = _query  # type: ignore[method-assign]
         Table.all_items = _all_items  # type: ignore[method-assign]
-        Table.put_item = _put_item  # type: ignore[method-assign]
-        Table.delete_item = _delete_item  # type: ignore[method-assign]
+        Table.put_item = _counting_writes(Table.put_item)  # type: ignore[method-assign]
+        Table.delete_item = _counting_writes(Table.delete_item)  # type: ignore[method-assign]
         global _MODULES  # noqa: PLW0603
         _MODULES = tuple(moto_backends.list_of_moto_modules())
         moto_backends.list_of_moto_modules = _list_of_moto_modules
