@@ -56,6 +56,10 @@ class Part:
         return self.token
 
 
+_FIELD_ONES = (1 << FIELD) - 1
+"""``(2**FIELD)**k - 1`` over this is ``k`` ones, one in each of ``k`` fields (the lowest
+bit of each)."""
+
 Shape = tuple[list["Part"], int]
 """A board's components and its frontier (every covered cell next to an open number)."""
 
@@ -69,21 +73,21 @@ def split(
     between them (a look-ahead board: one cell opened, and what that settled): its
     components far from every change are kept as they are, and only the rest is grouped.
     """
-    needs = settled.needs
     area = settled.grid
+    dilate = area.dilate
     # A constraint's cells are its number's covered neighbours not settled (``deduction``
     # keeps them so), so the numbers still open and the cells they touch are two dilations,
     # not a pass over every constraint.
-    unsettled = settled.covered & ~settled.known
-    active = settled.shown & area.dilate(unsettled)
+    unsettled = settled.covered & ~(settled.mines | settled.safe)
+    active = settled.shown & dilate(unsettled)
     if not active:
         return [], 0
-    frontier = area.dilate(active) & unsettled
+    frontier = dilate(active) & unsettled
     kept: list[Part] = []
     todo = frontier
     if base is not None:
         (old_parts, _), changed = base
-        near = area.dilate(changed)  # the changed cells and every cell next to one
+        near = dilate(changed)  # the changed cells and every cell next to one
         for part in old_parts:
             if (part.numbers | part.area) & near:  # a number or cell of it may have changed
                 continue
@@ -93,9 +97,10 @@ def split(
             return kept, frontier
     around = area.around
     by_sig: dict[int, list[int]] = {}
+    get = by_sig.get
     for cell in cells_of(todo):
         sig = around[cell] & active
-        group = by_sig.get(sig)
+        group = get(sig)
         if group is None:
             by_sig[sig] = [cell]
         else:
@@ -113,29 +118,36 @@ def split(
     if budget is not None:  # about a third of a unit per cell and group merged (``budget``)
         budget.spend((todo.bit_count() + len(by_sig) * (1 + len(linked))) // 3)
     parts = kept
-    index = settled.index
+    needs, index = settled.needs, settled.index
+    alone = len(linked) == 1
     for mask in linked:
-        sigs = list(by_sig) if len(linked) == 1 else [sig for sig in by_sig if sig & mask]
-        cells = [by_sig[sig] for sig in sigs]
+        if alone:
+            sigs = list(by_sig)
+            cells = list(by_sig.values())
+        else:
+            sigs = [sig for sig in by_sig if sig & mask]
+            cells = [by_sig[sig] for sig in sigs]
         # the component's own packed fields: its numbers in cell order, one field each, so a
         # state is a few machine words however far along the board its numbers lie
         unit: dict[int, int] = {}
-        ones = needed = shift = 0
+        needed = 0
+        bit = 1
         rest = mask
         while rest:
             low = rest & -rest
             rest ^= low
-            unit[low] = bit = 1 << shift
-            ones |= bit
-            needed |= needs[index[low.bit_length() - 1]] << shift
-            shift += FIELD
+            unit[low] = bit
+            needed |= needs[index[low.bit_length() - 1]] * bit
+            bit <<= FIELD
         touch = []
         for sig in sigs:
-            packed = 0
-            while sig:
-                low = sig & -sig
-                sig ^= low  # noqa: PLW2901 (the signature is taken apart bit by bit)
-                packed |= unit[low]
+            packed = unit.get(sig)  # a group next to one number (the frontier's edges)
+            if packed is None:
+                packed = 0
+                while sig:
+                    low = sig & -sig
+                    sig ^= low  # noqa: PLW2901 (the signature is taken apart bit by bit)
+                    packed |= unit[low]
             touch.append(packed)
         parts.append(
             Part(
@@ -144,9 +156,9 @@ def split(
                 list(map(len, cells)),
                 touch,
                 mask,
-                ones,
+                (bit - 1) // _FIELD_ONES,  # a 1 in each field: (32**k - 1) / 31
                 needed,
-                todo & area.dilate(mask),  # its numbers' cells still to group are its own
+                todo & dilate(mask),  # its numbers' cells still to group are its own
             )
         )
     return parts, frontier

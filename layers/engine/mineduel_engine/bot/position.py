@@ -43,22 +43,41 @@ class Position:
     text: str = field(init=False, repr=False, compare=False)
     """The cells joined into one string: string scans run in C, a tuple's compare objects."""
 
-    def __post_init__(self) -> None:
-        cells = self.cells
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        mines: int,
+        cells: tuple[str, ...],
+        safe: frozenset[int] = frozenset(),
+    ) -> None:
+        """Check the board and keep it with its joined text and its flag count.
+
+        Written out rather than generated: a frozen dataclass sets each field through
+        ``object.__setattr__``, seven calls, where one update of the instance's dict does it
+        (a position is built for every board the bot weighs).
+        """
         text = "".join(cells)
-        if len(cells) != self.width * self.height or len(text) != len(cells):
+        if len(cells) != width * height or len(text) != len(cells):
             raise ValueError("the board does not match its width and height")
         board = text.encode("ascii", "replace")  # (a character past ASCII becomes "?", unknown)
         marked = board.translate(None, _PLAIN)  # what is left once numbers and covers go:
         if marked.translate(None, _FLAGS):  # flags, or a character no board holds
             raise ValueError("the board holds an unknown character")
         flagged = len(marked)  # (one scan of the board, the second of the few cells left)
-        object.__setattr__(self, "text", text)
-        object.__setattr__(self, "flagged", flagged)
-        if self.safe and any(not 0 <= c < len(text) or text[c] != COVERED for c in self.safe):
+        if safe and any(not 0 <= c < len(text) or text[c] != COVERED for c in safe):
             raise ValueError("a cell known to be safe must be covered")
-        if not 0 <= self.mines - flagged <= text.count(COVERED):
+        if not 0 <= mines - flagged <= text.count(COVERED):
             raise ValueError("the mine count does not fit the board")
+        vars(self).update(
+            width=width,
+            height=height,
+            mines=mines,
+            cells=cells,
+            safe=safe,
+            flagged=flagged,
+            text=text,
+        )
 
     @classmethod
     def from_board(cls, width: int, height: int, mines: int, board: Sequence[str]) -> Position:

@@ -83,6 +83,26 @@ class Solution:
     settled: Settled = field(repr=False, compare=False)
     shape: Shape = field(repr=False, compare=False, default=([], 0))
 
+    def __init__(
+        self,
+        mine: dict[int, float],
+        certain_mines: tuple[int, ...],
+        certain_safe: tuple[int, ...],
+        weight: int,
+        settled: Settled,
+        shape: Shape = ([], 0),
+    ) -> None:
+        # Written out (``Position.__init__``): one update of the instance's dict, not six
+        # ``object.__setattr__`` calls; every solve builds one.
+        vars(self).update(
+            mine=mine,
+            certain_mines=certain_mines,
+            certain_safe=certain_safe,
+            weight=weight,
+            settled=settled,
+            shape=shape,
+        )
+
 
 Counts = dict[tuple[int, frozenset[tuple[int, int]]], Counted]
 """Component counts by (mine cap, the component's numbers as (cells, need)): a component is
@@ -197,12 +217,14 @@ def _combine(
     scaled = sum(map(mul, everything, ways))
     if scaled == 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
+    loose, spread = 0, 1  # no free cells: the table's first chance is a placeholder
     if free:
         # each free cell holds a mine in C(free - 1, rest - t - 1) = C(free, rest - t) * (rest - t)
         # / free of the free layouts
         tail = rest - low
         loose = sum(map(mul, map(mul, everything, ways), range(tail, tail - len(ways), -1)))
-        result.add_set(free_cells, loose, scaled * free)  # first: the table starts from them
+        spread = scaled * free
+    result.add_free(settled.covered, free_cells, loose, spread)  # first: the table starts here
     result.add_known(settled.mines, settled.safe)
     for comp in fixed:
         result.add_groups(
@@ -224,8 +246,9 @@ def _combine(
 
 class _Chances:
     """The chances as they are found: per cell, and the cells found certain either way
-    (``_combine`` hands them over a component at a time with ``add_groups``, or ``add_set``
-    for a set of cells as bits, and takes ``cost`` work units per component)."""
+    (``_combine`` starts the table with ``add_free``, then hands the cells deduction settled to
+    ``add_known`` and a component's groups at a time to ``add_groups``, and takes ``cost`` work
+    units per component)."""
 
     __slots__ = ("certain", "mine", "safe")
     cost = COMBINE_COST
@@ -234,6 +257,19 @@ class _Chances:
         self.mine: dict[int, float] = {}
         self.certain: list[int] = []
         self.safe: list[int] = []
+
+    def add_free(self, covered: int, cells: int, numerator: int, denominator: int) -> None:
+        """Every ``covered`` cell (bits) at the chance of the free ``cells``, the cells touching
+        no number: ``numerator / denominator`` each.
+
+        The table is one dict built over every covered cell at once (in index order), and the
+        cells of the numbers are then overwritten: a dict insert costs about twice an
+        overwrite, and building smaller dicts for the known cells and merging them cost more.
+        With no free cell the chance is a placeholder every cell's own chance replaces.
+        """
+        self.mine = dict.fromkeys(cells_of(covered), numerator / denominator)
+        if cells and numerator in (denominator, 0):
+            (self.certain if numerator else self.safe).extend(cells_of(cells))
 
     def add_groups(
         self, groups: list[list[int]], sizes: list[int], numerators: list[int], scale: int
@@ -258,24 +294,13 @@ class _Chances:
         mine = self.mine
         if mines:
             found = cells_of(mines)
-            mine.update(dict.fromkeys(found, 1.0))
+            for cell in found:
+                mine[cell] = 1.0
             self.certain.extend(found)
         if safe:
             found = cells_of(safe)
-            mine.update(dict.fromkeys(found, 0.0))
-            self.safe.extend(found)
-
-    def add_set(self, cells: int, numerator: int, denominator: int) -> None:
-        """The same for a set of cells (bits); the first set starts the table."""
-        found = cells_of(cells)
-        chance = numerator / denominator
-        if self.mine:
-            self.mine.update(dict.fromkeys(found, chance))
-        else:
-            self.mine = dict.fromkeys(found, chance)
-        if numerator == denominator:
-            self.certain.extend(found)
-        elif numerator == 0:
+            for cell in found:
+                mine[cell] = 0.0
             self.safe.extend(found)
 
 
@@ -300,9 +325,10 @@ class _Tally:
         """The cells deduction settled (bits): certain mines, and certain safe cells."""
         self.certain += mines.bit_count()
 
-    def add_set(self, cells: int, numerator: int, denominator: int) -> None:
-        """The same for a set of cells (bits)."""
-        self._count(cells.bit_count(), numerator, denominator)
+    def add_free(self, covered: int, cells: int, numerator: int, denominator: int) -> None:
+        """The free cells (bits; ``_Chances.add_free``), if any."""
+        if cells:
+            self._count(cells.bit_count(), numerator, denominator)
 
     def _count(self, cells: int, numerator: int, denominator: int) -> None:
         if numerator == denominator:
