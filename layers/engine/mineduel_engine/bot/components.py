@@ -41,7 +41,7 @@ class Part:
     numbers: int
     fields: int
     needs: int
-    area: int  # every cell of the component, as bits
+    area: int | None  # every cell of the component, as bits, once asked for (``split``)
     token: frozenset[tuple[int, int]] | None = None
     counted: tuple[int, object] | None = None  # (mine cap, its count), kept with the part
 
@@ -86,13 +86,18 @@ def split(
     kept: list[Part] = []
     todo = frontier
     if base is not None:
-        (old_parts, _), changed = base
+        (old_parts, old_frontier), changed = base
         near = dilate(changed)  # the changed cells and every cell next to one
         for part in old_parts:
-            if (part.numbers | part.area) & near:  # a number or cell of it may have changed
+            own = part.area
+            if own is None:  # worked out the first time a board derived from it asks
+                # (a plain solve never does): every frontier cell next to one of its numbers
+                # is its own, so its cells are its shape's frontier next to its numbers
+                own = part.area = old_frontier & dilate(part.numbers)
+            if (part.numbers | own) & near:  # a number or cell of it may have changed
                 continue
             kept.append(part)
-            todo &= ~part.area
+            todo &= ~own
         if not todo:
             return kept, frontier
     around = area.around
@@ -158,7 +163,7 @@ def split(
                 mask,
                 (bit - 1) // _FIELD_ONES,  # a 1 in each field: (32**k - 1) / 31
                 needed,
-                todo & dilate(mask),  # its numbers' cells still to group are its own
+                None,  # its cells, as bits: only a look-ahead board needs them (above)
             )
         )
     return parts, frontier

@@ -1,0 +1,71 @@
+"""Grouping (``components.split``): the cells a part leaves for later, and the regrouping of
+a board derived from another.
+
+A part's cells as bits are not kept when it is grouped (a plain solve never reads them): a
+board derived from it (a look-ahead board, or the board after the pair rule) works them out
+from the shape's frontier and the part's numbers. Both are held here against what grouping
+the derived board from scratch gives. Hypothesis draws boards true to a hidden layout.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mineduel_engine.bot.board_bits import mask_of
+from mineduel_engine.bot.components import Part, split
+from mineduel_engine.bot.deduction import Inconsistent, deduce
+from mineduel_engine.bot.position import Position
+from mineduel_engine.geometry import neighbours
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> Position:
+    """A board true to a hidden layout, its cells opened at random (no flood fill)."""
+    width = draw(st.integers(2, 8))
+    height = draw(st.integers(2, 8))
+    size = width * height
+    mined = draw(st.sets(st.integers(0, size - 1), max_size=size // 3))
+    table = neighbours(width, height)
+    cells = []
+    for cell in range(size):
+        if cell not in mined and draw(st.booleans()):
+            cells.append(str(sum(1 for n in table[cell] if n in mined)))
+        else:
+            cells.append(".")
+    return Position(width, height, len(mined), tuple(cells))
+
+
+def grouped(parts: list[Part]) -> set[tuple[tuple[int, ...], ...]]:
+    """The parts as sets of their groups' cells (the order parts come in is no answer)."""
+    return {tuple(tuple(cells) for cells in part.cells) for part in parts}
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards(), st.data())
+def test_a_derived_board_regroups_as_grouping_it_afresh_would(
+    position: Position, data: st.DataObject
+) -> None:
+    try:
+        settled = deduce(position)
+    except Inconsistent:
+        return
+    shape = split(settled)
+    parts, frontier = shape
+    for part in parts:
+        assert part.area is None  # not worked out until a derived board asks
+    if not frontier:
+        return
+    cell = data.draw(st.sampled_from([c for part in parts for g in part.cells for c in g]))
+    number = data.draw(st.integers(0, 8))
+    try:
+        after = settled.revealed(cell, number)
+    except Inconsistent:
+        return
+    changed = (1 << cell) | (after.known & ~settled.known)
+    derived, derived_frontier = split(after, None, (shape, changed))
+    fresh, fresh_frontier = split(after)
+    assert derived_frontier == fresh_frontier
+    assert grouped(derived) == grouped(fresh)
+    for part in parts:  # each part's cells, now worked out, are its groups' cells
+        if part.area is not None:
+            assert part.area == mask_of(c for g in part.cells for c in g)
