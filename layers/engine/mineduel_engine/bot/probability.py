@@ -263,8 +263,8 @@ class _Chances:
         no number: ``numerator / denominator`` each.
 
         The table is one dict built over every covered cell at once (in index order), and the
-        cells of the numbers are then overwritten: a dict insert costs about twice an
-        overwrite, and building smaller dicts for the known cells and merging them cost more.
+        cells of the numbers are then overwritten: an overwrite costs about two thirds of an
+        insert, and building smaller dicts for the known cells and merging them cost more.
         With no free cell the chance is a placeholder every cell's own chance replaces.
         """
         self.mine = dict.fromkeys(cells_of(covered), numerator / denominator)
