@@ -148,7 +148,7 @@ _INDEXES = range(1 << 16)  # more cells than any board has
 def _byte_cells() -> tuple[tuple[bytes, ...], ...]:
     """Per byte of a set below cell 256 (``j``, cells ``8j`` to ``8j + 7``), per value of that
     byte, its cells as bytes. Built when a dense set is first read (about a millisecond, some
-    350 kB), each byte position's table translated from the first one's."""
+    360 kB), each byte position's table translated from the first one's."""
     first = tuple(bytes(i for i in range(8) if value >> i & 1) for value in range(256))
     tables = [first]
     ramp = bytes(range(256))
