@@ -40,7 +40,7 @@ from operator import mul
 
 from .budget import Budget
 from .components import Part
-from .ordering import frontier_order
+from .ordering import CHECKS, breadth_first, frontier_order
 
 NEED_MASK = 15
 GUARD = 16
@@ -100,7 +100,11 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
             budget.spend(LONE_COST)
         return _lone(part, limit)
     if groups <= LISTED_GROUPS:
-        listed = _listed(part, _scan_order(part.sigs) if groups > 2 else [0, 1], limit, budget)
+        order, checks = breadth_first(part.sigs, 0) if groups > 2 else ([0, 1], 0)
+        # (groups taken in breadth-first order from the first: dead ends show early, and
+        # a pass over the groups is cheaper than the frontier programme's sweeps)
+        ordered = groups // 2 + checks // CHECKS  # (a sweep's units, ``ordering``)
+        listed = _listed(part, order, limit, budget, ordered)
         if listed is not None:
             return listed
     return _programme(part, frontier_order(part, budget), limit, budget)
@@ -141,27 +145,6 @@ def _steps(part: Part, order: list[int]) -> tuple[list[Step], int]:
         weights = rows[size] if size < 9 else binomials(size)
         steps.append((size, t, t << 4, capped, close, weights))
     return steps, guards
-
-
-def _scan_order(sigs: list[int]) -> list[int]:
-    """The groups from the first, each pass over the rest taking those that share a number
-    with the ones taken (close to breadth-first, without building an adjacency)."""
-    order = [0]
-    reached = sigs[0]
-    rest = list(range(1, len(sigs)))
-    while rest:
-        left = []
-        for g in rest:
-            if sigs[g] & reached:
-                order.append(g)
-                reached |= sigs[g]
-            else:
-                left.append(g)
-        if len(left) == len(rest):  # (a part is connected: this cannot happen)
-            order += left
-            break
-        rest = left
-    return order
 
 
 Record = list[tuple[int, int, tuple[tuple[int, int], ...]]]
@@ -310,9 +293,12 @@ class _TooMany(Exception):
     """The listing of a component passed ``LISTED_NODES`` search steps."""
 
 
-def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted | None:
+def _listed(
+    part: Part, order: list[int], limit: int, budget: Budget | None, ordered: int = 0
+) -> Counted | None:
     """Every layout of the component by a bounded depth-first search over ``order``, or None
-    when there are too many to list (``LISTED_NODES`` search steps; module docstring)."""
+    when there are too many to list (``LISTED_NODES`` search steps; module docstring).
+    ``ordered``: the work units finding ``order`` took, spent with the search's."""
     steps, guards = _steps(part, order)
     width = sum(part.sizes) + 4
     depth = len(steps)
@@ -379,5 +365,5 @@ def _listed(part: Part, order: list[int], limit: int, budget: Budget | None) -> 
         return None
     finally:
         if budget is not None:
-            budget.spend(NODE_COST * (LISTED_NODES - max(nodes, 0)))
+            budget.spend(NODE_COST * (LISTED_NODES - max(nodes, 0)) + ordered)
     return _unpacked(part, order, final, sums, width)
