@@ -306,6 +306,7 @@ def _listed(
     nodes = LISTED_NODES
 
     last = depth - 1
+    capped_total = limit < width - 4  # the mine cap can bind (fewer mines than cells)
 
     def walk(i: int, state: int, ways: int, total: int) -> int:
         nonlocal nodes
@@ -315,7 +316,7 @@ def _listed(
         size, touch, high_touch, capped, close, weights = steps[i]
         if close >= 0:
             m = (state >> close) & 15  # (NEED_MASK)
-            if m > size or total + m > limit:
+            if m > size or (capped_total and total + m > limit):
                 return 0
             x = (state | guards) - m * touch
             if x & high_touch != high_touch:
@@ -324,35 +325,37 @@ def _listed(
             if i == last:  # the last group closes every number: a layout iff none needs more
                 if new:
                     return 0
-                child = 1
-            elif (capped - new) & guards != guards:
+                if not m:
+                    return 1
+                value = weights[m] << (m * width)
+                sums[i] += (ways * m * value) << (total * width)
+                return value
+            if (capped - new) & guards != guards:
                 return 0
-            elif not m:
-                return walk(i + 1, new, ways, total)
-            else:
-                child = walk(i + 1, new, ways * weights[m], total + m)
-                if not child:
-                    return 0
             if not m:
-                return child
-            value = (child * weights[m]) << (m * width)
+                return walk(i + 1, new, ways, total)
+            w = weights[m]
+            child = walk(i + 1, new, ways * w, total + m)
+            if not child:
+                return 0
+            value = (child * w) << (m * width)
             sums[i] += (ways * m * value) << (total * width)
             return value
-        poly = mined = 0
-        x = state | guards
-        for m in range(min(size, limit - total) + 1):
-            if x & high_touch != high_touch:
+        # no mines here: every need stays, so only the room can fail
+        poly = walk(i + 1, state, ways, total) if (capped - state) & guards == guards else 0
+        mined = 0
+        x = (state | guards) - touch
+        for m in range(1, size + 1):
+            if x & high_touch != high_touch or (capped_total and total + m > limit):
                 break
             new = x ^ guards
             x -= touch
             if (capped - new) & guards != guards:
                 continue
-            if not m:
-                poly += walk(i + 1, new, ways, total)
-                continue
-            child = walk(i + 1, new, ways * weights[m], total + m)
+            w = weights[m]
+            child = walk(i + 1, new, ways * w, total + m)
             if child:
-                value = (child * weights[m]) << (m * width)
+                value = (child * w) << (m * width)
                 poly += value
                 mined += m * value
         if mined:
