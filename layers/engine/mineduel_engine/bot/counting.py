@@ -157,18 +157,19 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
     steps, guards = _steps(part, order)
     cells = sum(part.sizes)
     width = cells + 4  # a coefficient is below 8 * 2**cells: it never reaches the next one
-    cap_mask = (1 << ((limit + 1) * width)) - 1
+    cap_bits = (limit + 1) * width
     if budget is not None:
         budget.spend(len(steps) * 4)
     layer: dict[int, int] = {part.needs: 1}
     records: list[Record] = []
     so_far = 0
+    longest = 1  # the longest polynomial of the layer, in bits
     for size, touch, high_touch, capped, close, weights in steps:
         nxt: dict[int, int] = {}
         record: Record = []
         # a move's arithmetic grows with the polynomial: a unit more per 2**WIDE bits (the
         # longest of the step's, read once in C rather than per state)
-        heavy = 1 + (max(map(int.bit_length, layer.values()), default=0) >> WIDE)
+        heavy = 1 + (longest >> WIDE)
         if close >= 0:  # one choice per state, the need of the number the group finishes
             for state, poly in layer.items():
                 m = (state >> close) & NEED_MASK
@@ -189,9 +190,15 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
             room = budget.left if budget is not None else -1
             spent = 0
             for state, poly in layer.items():
-                x = state | guards
-                moves: list[tuple[int, int]] = []
-                for m in range(size + 1):
+                # no mines here: every need stays, so only the room can fail
+                if (capped - state) & guards == guards:
+                    moves: list[tuple[int, int]] = [(0, state)]
+                    old = nxt.get(state)
+                    nxt[state] = poly if old is None else old + poly
+                else:
+                    moves = []
+                x = (state | guards) - touch
+                for m in range(1, size + 1):
                     if x & high_touch != high_touch:
                         break
                     new = x ^ guards
@@ -199,7 +206,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                     if (capped - new) & guards != guards:
                         continue
                     moves.append((m, new))
-                    value = (poly * weights[m]) << (m * width) if m else poly
+                    value = (poly * weights[m]) << (m * width)
                     old = nxt.get(new)
                     nxt[new] = value if old is None else old + value
                 if moves:
@@ -208,8 +215,11 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                 if spent > room >= 0:
                     _overdraw(budget, spent)
         so_far += size
-        if so_far > limit:
+        longest = max(map(int.bit_length, nxt.values()), default=0)
+        if so_far > limit and longest > cap_bits:  # (only then can a total pass the cap)
+            cap_mask = (1 << cap_bits) - 1
             nxt = {state: poly & cap_mask for state, poly in nxt.items()}
+            longest = max(map(int.bit_length, nxt.values()), default=0)
         if budget is not None:
             budget.spend(spent)
         records.append(record)
@@ -223,7 +233,7 @@ def _backward(
     steps: list[Step], records: list[Record], width: int, limit: int, budget: Budget | None
 ) -> list[int]:
     """Per step, its group's mines by total (Kronecker polynomials, as the forward counts)."""
-    cap_mask = (1 << ((limit + 1) * width)) - 1
+    cap_bits = (limit + 1) * width
     back: dict[int, int] = {0: 1}
     sums = [0] * len(steps)
     after = 0  # cells of the groups after this step
@@ -252,7 +262,8 @@ def _backward(
                 total += poly * mined
                 spent += (poly.bit_length() + mined.bit_length()) >> PRODUCT
         after += size
-        if after > limit:
+        if after > limit and max(map(int.bit_length, here.values()), default=0) > cap_bits:
+            cap_mask = (1 << cap_bits) - 1  # (only then can a total pass the cap)
             here = {state: ways & cap_mask for state, ways in here.items()}
         if budget is not None:
             budget.spend(spent)
