@@ -150,6 +150,9 @@ def _steps(part: Part, order: list[int]) -> tuple[list[Step], int]:
 Record = list[tuple[int, int, tuple[tuple[int, int], ...]]]
 """One step of the programme: per state with a feasible move, (state, its counts, its
 feasible (mines, next state) moves)."""
+Closing = list[tuple[int, int, int, int]]
+"""A step whose group finishes a number: per state with its one move, (state, its counts,
+the mines, the next state), flat (no tuple of moves to build and walk)."""
 
 
 def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted:
@@ -162,6 +165,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
         budget.spend(len(steps) * 4)
     layer: dict[int, int] = {part.needs: 1}
     records: list[Record] = []
+    closings: list[Closing] = []
     so_far = 0
     longest = 1  # the longest polynomial of the layer, in bits
     for size, touch, high_touch, capped, close, weights in steps:
@@ -170,6 +174,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
         # a move's arithmetic grows with the polynomial: a unit more per 2**WIDE bits (the
         # longest of the step's, read once in C rather than per state)
         heavy = 1 + (longest >> WIDE)
+        closing: Closing = []
         if close >= 0:  # one choice per state, the need of the number the group finishes
             for state, poly in layer.items():
                 m = (state >> close) & NEED_MASK
@@ -181,11 +186,11 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                 new = x ^ guards
                 if (capped - new) & guards != guards:
                     continue
-                record.append((state, poly, ((m, new),)))
+                closing.append((state, poly, m, new))
                 value = (poly * weights[m]) << (m * width) if m else poly
                 old = nxt.get(new)
                 nxt[new] = value if old is None else old + value
-            spent = heavy * (len(layer) + len(record))  # (a state, and its move if any)
+            spent = heavy * (len(layer) + len(closing))  # (a state, and its move if any)
         else:
             room = budget.left if budget is not None else -1
             spent = 0
@@ -223,14 +228,20 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
         if budget is not None:
             budget.spend(spent)
         records.append(record)
+        closings.append(closing)
         layer = nxt
     final = layer.get(0, 0)
-    sums = _backward(steps, records, width, limit, budget)
+    sums = _backward(steps, records, closings, width, limit, budget)
     return _unpacked(part, order, final, sums, width)
 
 
 def _backward(
-    steps: list[Step], records: list[Record], width: int, limit: int, budget: Budget | None
+    steps: list[Step],
+    records: list[Record],
+    closings: list[Closing],
+    width: int,
+    limit: int,
+    budget: Budget | None,
 ) -> list[int]:
     """Per step, its group's mines by total (Kronecker polynomials, as the forward counts)."""
     cap_bits = (limit + 1) * width
@@ -242,7 +253,20 @@ def _backward(
         weights = steps[i][5]
         here: dict[int, int] = {}
         total = 0
-        spent = 0
+        closing = closings[i]
+        spent = 2 * len(closing)  # (a state and its move)
+        for state, poly, m, new in closing:
+            ahead = back.get(new)
+            if not ahead:
+                continue
+            if not m:
+                here[state] = ahead
+                continue
+            ways = (ahead * weights[m]) << (m * width)
+            here[state] = ways
+            mined = ways * m
+            total += poly * mined
+            spent += (poly.bit_length() + mined.bit_length()) >> PRODUCT
         for state, poly, moves in records[i]:
             ways = mined = 0
             for m, new in moves:
