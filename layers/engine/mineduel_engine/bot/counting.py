@@ -100,7 +100,7 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
             budget.spend(LONE_COST)
         return _lone(part, limit)
     if groups <= LISTED_GROUPS:
-        order, checks = breadth_first(part.sigs, 0) if groups > 2 else ([0, 1], 0)
+        order, checks = breadth_first(part.touch, 0) if groups > 2 else ([0, 1], 0)
         # (groups taken in breadth-first order from the first: dead ends show early, and
         # a pass over the groups is cheaper than the frontier programme's sweeps)
         ordered = groups // 2 + checks // CHECKS  # (a sweep's units, ``ordering``)

@@ -22,6 +22,9 @@ is bounded like the counting it serves, at about the same time per unit.
 
 from __future__ import annotations
 
+from itertools import accumulate, repeat
+from operator import and_, or_
+
 from .board_bits import cells_of
 from .budget import Budget
 from .components import Part
@@ -46,7 +49,7 @@ and 137 ms with three, 13.1 and 122 ms with two (fastest of 5, interleaved)."""
 
 def frontier_order(part: Part, budget: Budget | None = None) -> list[int]:
     """An order of ``part``'s groups that keeps few numbers open (module docstring)."""
-    sigs = part.sigs
+    sigs = part.touch  # (each group's numbers, a bit each in few machine words: fast to test)
     count = len(sigs)
     if count <= 2:
         return list(range(count))
@@ -63,7 +66,7 @@ def frontier_order(part: Part, budget: Budget | None = None) -> list[int]:
     widest, spread = _weighed(part, order, budget)
     if widest <= NARROW:
         return order
-    numbers = [cells_of(sig) for sig in sigs]
+    numbers = [cells_of(sig) for sig in part.sigs]
     touching: dict[int, list[int]] = {}
     for g, ns in enumerate(numbers):
         for n in ns:
@@ -143,7 +146,7 @@ POW3 = [3**k for k in range(64)]
 SWEEP_COST = 2
 CHECKS = 8
 TABLE_COST = 2
-WIDTH_COST = 2
+WIDTH_COST = 1
 GREEDY_COST = 2
 """Work units (``budget``): per group for the three sweeps, and one per ``CHECKS`` groups
 they test (``far_end``, ``breadth_first``); per group for the greedy order's tables of
@@ -151,8 +154,10 @@ numbers and their groups; per group each time an order is weighed (``width``); p
 greedy step weighs, and 1 more per step. The sweeps measured 0.9 us a group and 0.1 us a
 check (1,123 components of 3 groups or more of 300 real-play positions and 100 stress boards,
 fastest of 5, when the programme ran at 0.66 us a unit), so that they run at 0.57 to 0.68 us
-a unit, like the programme; the weighing and the greedy steps were measured at 1.5 us a group
-and 6.3 us a step of 4.9 candidates (a unit about 0.75 us)."""
+a unit, like the programme; the weighing at 0.74 us a group (179 components of 13 groups or
+more, when the programme ran at 0.54 to 0.63 us a unit; 1.5 us a group, 2 units, before its
+passes were C-level), the greedy steps at 6.3 us a step of 4.9 candidates (a unit about
+0.75 us)."""
 
 BOTH = (1 << 24) + (1 << 20)
 INDEX = (1 << 20) - 1
@@ -162,22 +167,17 @@ bits ``INDEX`` covers (fewer than a million groups)."""
 
 def width(part: Part, order: list[int]) -> tuple[int, int]:
     """How costly an order is: the most numbers it holds open at once, then the sum over
-    steps of 3 to the numbers open (the programme's states grow about that fast)."""
-    sigs = part.sigs
-    closes = [0] * len(order)
-    seen = 0
-    for i in range(len(order) - 1, -1, -1):
-        sig = sigs[order[i]]
-        closes[i] = sig & ~seen
-        seen |= sig
-    active = widest = spread = 0
-    for i, g in enumerate(order):
-        active |= sigs[g]
-        now = active.bit_count()
-        widest = max(widest, now)
-        spread += POW3[min(now, 63)]
-        active &= ~closes[i]
-    return widest, spread
+    steps of 3 to the numbers open (the programme's states grow about that fast).
+
+    A number is open at a step when one of its groups came at or before it and one comes at
+    or after it: the AND of the running ORs of the signatures from the front and from the
+    back, every pass a C-level ``accumulate`` or ``map`` (a loop over the steps in Python
+    cost 1.2 us a group)."""
+    sigs = list(map(part.touch.__getitem__, order))  # (a bit a number, in few machine words)
+    ahead = list(accumulate(reversed(sigs), or_))
+    ahead.reverse()
+    counts = list(map(int.bit_count, map(and_, accumulate(sigs, or_), ahead)))
+    return max(counts), sum(map(POW3.__getitem__, map(min, counts, repeat(63))))
 
 
 def _greedy(
