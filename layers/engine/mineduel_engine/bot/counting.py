@@ -61,6 +61,11 @@ NODE_COST = 3
 LONE_COST = 3
 """A component of one group, in work units."""
 
+SMALL = 6
+"""Components of at most this many groups are listed in cell order: the breadth-first pass
+cost more than the few steps it saved (their count inside whole solves 1.07 to 1.13 times
+faster on real play in cell order, 1.03 on the band, 1.02 on stress, interleaved)."""
+
 LISTED_GROUPS = 12
 """Larger components go straight to the programme: they seldom fit few layouts, and a listing
 that gives up is work thrown away on exactly the boards that cost most."""
@@ -100,10 +105,14 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
             budget.spend(LONE_COST)
         return _lone(part, limit)
     if groups <= LISTED_GROUPS:
-        order, checks = breadth_first(part.touch, 0) if groups > 2 else ([0, 1], 0)
-        # (groups taken in breadth-first order from the first: dead ends show early, and
-        # a pass over the groups is cheaper than the frontier programme's sweeps)
-        ordered = groups // 2 + checks // CHECKS  # (a sweep's units, ``ordering``)
+        # groups of more than SMALL taken breadth-first from the first: dead ends show early
+        # (28% fewer steps than in cell order on real play's 7 to 12 groups), and a pass over
+        # the groups is cheaper than the frontier programme's sweeps; fewer, in cell order
+        if groups > SMALL:
+            order, checks = breadth_first(part.touch, 0)
+            ordered = groups // 2 + checks // CHECKS  # (a sweep's units, ``ordering``)
+        else:
+            order, ordered = list(range(groups)), 0
         listed = _listed(part, order, limit, budget, ordered)
         if listed is not None:
             return listed
