@@ -8,8 +8,8 @@ Environment:
 - ``FIELDS`` = ``fresh`` (default: new random server seeds, for reported figures) or ``fixed``
   (seeds derived from a fixed list, for regressions: the same games every run).
 - ``JOBS`` (default: CPU count): worker processes for the matches.
-- ``PART`` = ``all`` (default), ``engine``, ``games`` (mine-duel matches) or ``variants``
-  (mineseeker and windows-duel matches).
+- ``PART`` = ``all`` (default), ``engine``, ``games`` (mine-duel matches), ``variants``
+  (mineseeker and windows-duel matches) or ``positions`` (draw the real-play set anew, below).
 - ``MATCHES``: comma list from ``hard-medium,hard-easy,medium-random`` (default: all three).
 - ``VARIANT_GAMES`` (default ``GAMES`` / 2, so 1000): games per variant match, duplicate pairs.
 - ``VARIANT_MATCHES``: comma list from ``mineseeker-bomb,windows-safest,windows-medium,
@@ -18,9 +18,11 @@ Environment:
   reveals the safest cell; ``windows-medium`` hard against medium (what the look-ahead adds);
   ``windows-easy`` medium against easy (what exact chances add).
 - ``REAL_POSITIONS`` (default 300), ``STRESS_BOARDS`` (default 100): the engine timing's
-  position sets, both seeded (the same boards every run): positions drawn from hard-vs-medium
-  games on fixed fields, and boards with safe cells opened at random, without flood fill, until
-  160 covered cells touch a number.
+  position sets, the same boards every run: positions drawn once from hard-vs-medium games on
+  fixed fields and kept in the package (``real_play.txt``, ``PINNED_SET``), and seeded boards
+  with safe cells opened at random, without flood fill, until 160 covered cells touch a number.
+  ``REAL_SET=played`` draws the real-play positions from games played now instead;
+  ``PART=positions`` draws them and writes them over the kept set.
 - ``REPEAT`` (default 5): timings per position for the engine; the fastest counts.
 
 The engine timing runs ms_toollib (a Rust minesweeper library, ``pip install -e '.[bench]'``)
@@ -48,6 +50,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from mineduel_engine import Field, GameState, Move, Settings, commitment, rules_for
@@ -292,8 +296,14 @@ def run_variant_match(name: str, games: int, fields: str, jobs: int) -> None:
 REAL_GAMES = 24
 """Games of hard vs medium played (fixed fields) to draw the real-play positions from."""
 
+PINNED_SET = "real_play.txt"
+"""The real-play positions as drawn once and kept in this package (one board a line, after a
+header saying how it was drawn): the bot's moves change with its engine, and positions drawn
+anew after each change would make one session's ratios incomparable with the next's. The
+timing reads this file; ``PART=positions`` draws the set anew and writes it."""
 
-def real_positions(count: int, seed: int = 1) -> list[tuple[str, ...]]:
+
+def played_positions(count: int, seed: int = 1) -> list[tuple[str, ...]]:
     """``count`` positions drawn (seeded) from hard-vs-medium games on fixed fields, flags
     turned back into covered cells (flag-free: the problem ms_toollib solves)."""
     seen: list[tuple[str, ...]] = []
@@ -301,6 +311,60 @@ def real_positions(count: int, seed: int = 1) -> list[tuple[str, ...]]:
         play_game(server_seed("fixed", 10_000 + i), ("hard", "medium"), seen)
     flag_free = [tuple("." if ch in FLAG_CHARS else ch for ch in cells) for cells in seen]
     return random.Random(seed).sample(flag_free, min(count, len(flag_free)))
+
+
+def pinned_positions() -> list[tuple[str, ...]]:
+    """The real-play set kept in the package (``PINNED_SET``), every board checked."""
+    text = resources.files(__package__).joinpath(PINNED_SET).read_text(encoding="ascii")
+    return read_positions(text)
+
+
+def read_positions(text: str) -> list[tuple[str, ...]]:
+    """Boards of 256 characters, one a line (``#`` lines are the header); ``ValueError`` for a
+    line that is not a flag-free 16x16 board with 51 mines to place."""
+    boards = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        if len(line) != 256 or set(line) - set(".012345678"):
+            raise ValueError(f"line {number} is not a flag-free 16x16 board")
+        Position(16, 16, 51, tuple(line))  # (refuses a board the mine count cannot fit)
+        boards.append(tuple(line))
+    return boards
+
+
+def write_positions(boards: Sequence[tuple[str, ...]], header: str) -> str:
+    """``read_positions``' text for ``boards``, ``header`` (lines) first."""
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    return "\n".join([*lines, *("".join(cells) for cells in boards)]) + "\n"
+
+
+def real_positions(count: int) -> list[tuple[str, ...]]:
+    """The first ``count`` of the pinned real-play set (``REAL_SET=played``: drawn from games
+    played now instead, as the set was first drawn)."""
+    if os.environ.get("REAL_SET", "pinned") == "played":
+        return played_positions(count)
+    pinned = pinned_positions()
+    if count > len(pinned):
+        raise ValueError(f"the pinned real-play set holds {len(pinned)} positions, not {count}")
+    return pinned[:count]
+
+
+def draw_positions(count: int, path: Path | None = None) -> None:
+    """``PART=positions``: draw the real-play set anew and write it over the pinned one (or
+    to ``path``)."""
+    boards = played_positions(count)
+    header = (
+        f"{len(boards)} real-play positions for `make bench-bot`'s engine timing: drawn "
+        f"(random.Random(1)) from {REAL_GAMES} hard-vs-medium games on fixed fields,\n"
+        "flags turned back into covered cells, one 16x16 board a line in index order "
+        "(docs/api.md characters).\n"
+        f"Drawn {time.strftime('%Y-%m-%d', time.gmtime())} by `PART=positions REAL_POSITIONS="
+        f"{count} python -m mineduel.benchmarks.bot`."
+    )
+    target = path or Path(str(resources.files(__package__).joinpath(PINNED_SET)))
+    target.write_text(write_positions(boards, header), encoding="ascii")
+    print(f"wrote {len(boards)} positions to {target}")
 
 
 STRESS_FRONTIER = 160
@@ -499,6 +563,9 @@ def main() -> None:
     jobs = int(os.environ.get("JOBS", str(os.cpu_count() or 1)))
     part = os.environ.get("PART", "all")
     chosen = os.environ.get("MATCHES", ",".join(MATCHES)).split(",")
+    if part == "positions":
+        draw_positions(int(os.environ.get("REAL_POSITIONS", "300")))
+        return
     if part in ("all", "engine"):
         bench_engine(
             int(os.environ.get("REAL_POSITIONS", "300")),
