@@ -2,6 +2,7 @@
 // (refresh, or a new guest) and the request is sent once more. A refusal is an ApiProblem
 // whose `words` say, in players' words, what happened and what to do.
 import * as session from "./session.js";
+import { heard } from "./clock.js";
 import { refusal } from "./words.js";
 
 let base = "";
@@ -33,6 +34,7 @@ export async function request(method, path, options = {}) {
     if (options.body !== undefined) headers["content-type"] = "application/json";
     if (options.etag) headers["if-none-match"] = options.etag;
     let answer;
+    const sent = Date.now();
     try {
       answer = await fetch(base + path, {
         method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -40,6 +42,7 @@ export async function request(method, path, options = {}) {
     } catch {
       throw new ApiProblem(0, "network");
     }
+    heard(answer.headers.get("date"), sent, Date.now()); // the server's clock (clock.js)
     if (answer.status === 401 && token && attempt === 0 && await session.recover(token)) continue;
     if (answer.status === 304) return { status: 304, data: null, etag: options.etag };
     const type = answer.headers.get("content-type") || "";

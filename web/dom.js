@@ -1,5 +1,6 @@
 // Small helpers every screen uses: building elements, showing an error next to what caused it,
 // and the times and counts people read.
+import { serverNow } from "./clock.js";
 
 /** An element: h("button", {class: "primary", onclick}, "Play"). Attributes that are
  * null/undefined/false are left out; true gives an empty attribute. */
@@ -88,8 +89,9 @@ export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** "4:59", "23:59:12", "2 days 3 hours" until `deadline`; "no time left" once past. */
-export function timeLeft(deadline, now = Date.now()) {
+/** "4:59", "23:59:12", "2 days 3 hours" until `deadline` (by the server's clock, clock.js);
+ * "no time left" once past. */
+export function timeLeft(deadline, now = serverNow()) {
   const ms = Date.parse(deadline) - now;
   if (!(ms > 0)) return "no time left";
   const s = Math.floor(ms / 1000);

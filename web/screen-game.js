@@ -5,6 +5,7 @@
 // the field is laid open. The page follows the game live (socket; polling while it is down).
 import { h, fill, errorSlot, showError, act, timeLeft, when, touchFirst } from "./dom.js";
 import * as api from "./api.js";
+import { serverNow } from "./clock.js";
 import * as session from "./session.js";
 import { follow, live } from "./socket.js";
 import { createBoard, zoomButton, touched, bombSquare } from "./board.js";
@@ -220,7 +221,7 @@ export async function show(view, gameId) {
       if (!g.spectators_off) {
         parts.push(h("button", { type: "button", class: "subtle", onclick: (e) => act(e.currentTarget, footerError, async () => { show_(await api.del(`/v1/games/${gameId}/spectators`)); }) }, "Turn spectators off"));
       }
-      if (g.turn && g.turn.seat !== me && Date.parse(g.turn.deadline) < Date.now()) {
+      if (g.turn && g.turn.seat !== me && Date.parse(g.turn.deadline) < serverNow()) {
         parts.push(h("button", { type: "button", onclick: (e) => act(e.currentTarget, footerError, async () => { show_(await api.post(`/v1/games/${gameId}/timeout`, {})); }) }, "Claim the time-out"));
       }
     }
@@ -338,10 +339,10 @@ export async function show(view, gameId) {
     const el = document.getElementById("countdown");
     if (!el) return;
     el.textContent = timeLeft(el.dataset.deadline);
-    el.classList.toggle("low", Date.parse(el.dataset.deadline) - Date.now() < 60000);
+    el.classList.toggle("low", Date.parse(el.dataset.deadline) - serverNow() < 60000);
     // The other player's time running out changes what this one may do (claim the time-out)
     // without any change to the game: redraw the actions the moment it happens.
-    const passed = Date.parse(el.dataset.deadline) < Date.now();
+    const passed = Date.parse(el.dataset.deadline) < serverNow();
     if (passed !== state.deadlinePassed) {
       state.deadlinePassed = passed;
       if (state.game) drawFooter(state.game, mySeat());

@@ -3,6 +3,7 @@
 // (and at once when the API says it has expired, as after a night or a moved local clock); a
 // guest token the server no longer knows is replaced by a new guest, with a short message.
 import * as cognito from "./cognito.js";
+import { serverNow } from "./clock.js";
 
 const KEY = "mineduel.session";
 const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -132,7 +133,7 @@ export async function newGuest(notice = "") {
 
 /** A guest session unless someone already plays here (guests may play the bot). */
 export async function ensurePlayer() {
-  if (state && state.kind === "guest" && state.guest_expires_at && Date.parse(state.guest_expires_at) < Date.now()) {
+  if (state && state.kind === "guest" && state.guest_expires_at && Date.parse(state.guest_expires_at) < serverNow()) {
     return newGuest("Your guest session had ended, so you now play as a new guest.");
   }
   return state || newGuest();

@@ -25,6 +25,7 @@ import re
 import struct
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -739,13 +740,89 @@ def test_a_guest_the_server_no_longer_knows_becomes_a_new_guest_with_a_short_mes
     context.close()
 
 
+def server_time(stack: RunningStack) -> float:
+    """The local stack's clock, in seconds since the epoch (earlier tests may have moved it)."""
+    now = ApiClient(http_transport(stack.url)).call("GET", "/_local/clock").ok()["now"]
+    return datetime.fromisoformat(now.replace("Z", "+00:00")).timestamp()
+
+
+@pytest.mark.parametrize("skew_s", [3600, -3600])
+def test_a_device_whose_clock_is_off_counts_down_by_the_servers(
+    stack: RunningStack, browser: Browser, skew_s: int
+) -> None:
+    """A phone an hour fast would show a day's move as 22:59:59 left (an hour slow: "1 day 0
+    hours"); the page reads the server's clock off the answers' Date header and shows 23:59."""
+    watch = Watch()
+    context, page = new_page(browser, watch, viewport=PHONE)
+    context.clock.install(time=server_time(stack) + skew_s)
+    play_the_bot(page, stack, "Mine duel")
+    expect(page.locator("#countdown")).to_have_text(re.compile(r"^23:5\d:\d\d$"))
+    expect(page.locator("#countdown")).not_to_have_class(re.compile("low"))
+    offset_s = page.evaluate("async () => (await import('./clock.js')).offset() / 1000")
+    assert abs(offset_s + skew_s) <= 5, offset_s  # the page's estimate of its own clock's error
+    watch.assert_clean()
+    context.close()
+
+
+def test_the_clock_estimate_narrows_over_answers_and_trusts_a_clock_that_fits(
+    stack: RunningStack, browser: Browser
+) -> None:
+    """``clock.js`` on made-up answers: the bounds each answer gives (stamped in a whole second
+    between the request leaving and the answer arriving), a device clock inside them left
+    alone, one outside corrected by the least that fits, a contradiction starting afresh."""
+    context, page = new_page(browser, Watch())
+    go(page, stack, "#/")
+    found = page.evaluate(
+        """async () => {
+          const clock = await import('./clock.js');
+          const at = (ms) => new Date(ms).toUTCString();
+          const t = Date.UTC(2026, 11, 2, 12, 0, 0);
+          const out = {};
+          clock.forget();
+          out.none = clock.offset();
+          clock.heard(at(t), t - 200, t + 300);  // a right clock: 0 fits [-300, 1199]
+          out.right = clock.offset();
+          clock.forget();
+          clock.heard(at(t + 90000), t - 100, t + 100);  // 90 s slow: [89900, 91099]
+          out.slow = clock.offset();
+          clock.heard(at(t + 91000), t + 1000, t + 1100);  // the next second: [89900, 90999]
+          out.narrowed = clock.offset();
+          clock.heard(at(t + 91000), t + 1500, t + 1600);  // stamped late in it: [89400..]
+          out.still = clock.offset();
+          clock.forget();
+          clock.heard(at(t - 120000), t, t + 50);  // 2 minutes fast: [-120050, -119001]
+          out.fast = clock.offset();
+          clock.heard(at(t + 3600000), t + 1000, t + 1050);  // the server's clock moved an hour
+          out.moved = clock.offset();
+          clock.heard("not a date", t, t + 50);
+          clock.heard(at(t), t + 50, t);  // arrived before it left: ignored
+          out.ignored = clock.offset();
+          clock.forget();
+          return out;
+        }"""
+    )
+    assert found == {
+        "none": 0,
+        "right": 0,
+        "slow": 89_900,
+        "narrowed": 89_900,
+        "still": 89_900,
+        "fast": -119_001,
+        "moved": 3_598_950,
+        "ignored": 3_598_950,
+    }
+    context.close()
+
+
 def test_the_waiting_player_may_claim_the_time_out_once_the_others_time_is_up(
     stack: RunningStack, browser: Browser
 ) -> None:
     """Nothing about the game changes when the other player's minute runs out, yet the waiting
     player's page offers "Claim the time-out" at that moment (by the page's clock, moved with
     Playwright's); the server refuses the claim while its own clock says there is time left,
-    and once that clock is past the deadline the time-out ends the game."""
+    the refusal's Date header puts the page back on the server's clock (the countdown shows
+    time left again, the claim goes), and once that clock is past the deadline the time-out
+    ends the game."""
     mine, theirs = signed_in(stack, "webfay"), signed_in(stack, "webgus")
     game_id = mine.create_game(bots=0, seats=2, move_deadline_s=60)["game_id"]
     theirs.call("POST", f"/v1/games/{game_id}/join").ok()
@@ -768,17 +845,21 @@ def test_the_waiting_player_may_claim_the_time_out_once_the_others_time_is_up(
     expect(claim).to_have_count(0)
 
     # The page's clock, from now on moved by the test: to 5 s past the deadline the page shows
-    # (the local clock may run ahead of the browser's: an earlier test moved it a day).
+    # by its reading of the server's clock (earlier tests moved the local clock on, a day).
     page.clock.install()
     left_ms = page.evaluate(
-        "() => Date.parse(document.getElementById('countdown').dataset.deadline) - Date.now()"
+        """async () => Date.parse(document.getElementById('countdown').dataset.deadline)
+            - (await import('./clock.js')).serverNow()"""
     )
+    assert left_ms <= 60_000, left_ms
     assert left_ms > 0, left_ms
     page.clock.fast_forward(int(left_ms) + 5_000)
     expect(claim).to_be_visible()
     claim.click()
     expect(page.get_by_text("They still have time by the server's clock")).to_be_visible()
     assert status(page) == "active"
+    expect(claim).to_have_count(0)  # the refusal's Date: the page's clock was a minute fast
+    expect(page.locator("#countdown")).not_to_have_text("no time left")
 
     advance_clock(stack, 65)
     expect(page.locator("#result")).to_contain_text("You won", timeout=WAIT_MS)

@@ -11,6 +11,8 @@ import http.client
 import json
 import socket
 import threading
+from datetime import datetime
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
@@ -267,6 +269,21 @@ def test_a_known_method_on_a_path_routed_for_others_is_the_default_routes_405(
     assert reply.json()["code"] == "method-not-allowed"
 
 
+def test_the_date_header_is_the_stacks_clock_and_moves_with_it(stack: RunningStack) -> None:
+    """Clients read the server's clock off ``Date`` (deadlines are its times), so the local
+    stack's must follow ``POST /_local/clock`` as the deadlines do."""
+    client = ApiClient(http_transport(stack.url))
+    reply = client.call("GET", "/_local/clock")
+    stamped = parsedate_to_datetime(reply.headers["date"])
+    now = datetime.fromisoformat(reply.ok()["now"].replace("Z", "+00:00"))
+    assert abs((stamped - now).total_seconds()) <= 1
+    moved = client.call("POST", "/_local/clock", {"advance_s": 120})
+    after = parsedate_to_datetime(moved.headers["date"])
+    assert (after - stamped).total_seconds() >= 120
+    game = client.call("POST", "/v1/guests")  # every answer carries it, the API's too
+    assert abs((parsedate_to_datetime(game.headers["date"]) - after).total_seconds()) <= 5
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [({"advance_s": -5}, 422), ({"advance_s": "soon"}, 422), ({}, 400), ([1], 400)],
@@ -301,7 +318,7 @@ def test_cors_follows_the_templates_configuration(stack: RunningStack) -> None:
     read = client.call("POST", "/v1/guests", headers={"origin": "http://localhost:5173"})
     assert read.status == 201
     assert read.headers["access-control-allow-origin"] == "*"
-    assert read.headers["access-control-expose-headers"] == "etag"
+    assert read.headers["access-control-expose-headers"] == "etag,date"
 
 
 def test_bodies_arrive_chunked_or_sized_and_oversized_ones_are_refused(

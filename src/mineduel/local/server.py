@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
@@ -100,6 +101,10 @@ class LocalApi:
         self._client_config = dict(client_config or {})
         self._throttle = throttle
         self._live = live
+
+    def clock_now(self) -> datetime:
+        """The stack's clock (the service's, which ``POST /_local/clock`` moves)."""
+        return self._clock.now()
 
     @property
     def throttle(self) -> RouteThrottle | None:
@@ -321,6 +326,15 @@ class _Handler(BaseHTTPRequestHandler):
         if name.startswith("do_"):
             return self._serve
         raise AttributeError(name)
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        """The ``Date`` header by the stack's clock, not the machine's: deadlines are the
+        server's times, and clients read the server's clock off this header (docs/api.md,
+        "Times"), so after ``POST /_local/clock`` it must move with them, as API Gateway's
+        follows the clock its functions read."""
+        if timestamp is None:
+            timestamp = self.server.api.clock_now().timestamp()
+        return formatdate(timestamp, usegmt=True)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Access lines go through :data:`LOG` (see :meth:`_serve`), not raw stderr."""
