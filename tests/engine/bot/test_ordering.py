@@ -18,7 +18,13 @@ from hypothesis import strategies as st
 from mineduel_engine.bot import counting
 from mineduel_engine.bot.components import Part, split
 from mineduel_engine.bot.deduction import deduce
-from mineduel_engine.bot.ordering import breadth_first, far_end, frontier_order, width
+from mineduel_engine.bot.ordering import (
+    breadth_first,
+    far_end,
+    frontier_order,
+    lowest_first,
+    width,
+)
 from mineduel_engine.bot.position import Position
 from mineduel_engine.geometry import neighbours
 
@@ -108,6 +114,18 @@ def test_the_sweeps_are_breadth_first_and_reach_a_far_end(position: Position) ->
 
 
 @settings(max_examples=60, deadline=None)
+@given(boards())
+def test_the_listing_order_takes_the_groups_by_their_lowest_number(position: Position) -> None:
+    """Lowest number first (numbers in cell order), and among the groups of one number those
+    reaching higher numbers first: so each number's last group is the one that finishes it."""
+    for part in parts_of(position):
+        order = lowest_first(part.touch, part.fields.bit_length())
+        lowest = [(t & -t).bit_length() for t in part.touch]
+        assert sorted(order) == list(range(len(part.sigs)))
+        assert order == sorted(order, key=lambda g: (lowest[g], -part.touch[g]))
+
+
+@settings(max_examples=60, deadline=None)
 @given(boards(), st.randoms(use_true_random=False))
 def test_an_orders_width_is_the_numbers_open_step_by_step(
     position: Position, rng: random.Random
@@ -137,9 +155,11 @@ def test_every_order_counts_a_component_alike(position: Position, limit: int) ->
             for order in (list(range(groups)), chosen[::-1]):
                 other = counting._programme(part, order, limit, None)
                 assert (other.low, other.totals, other.marginals) == expected
-            listed = counting._listed(part, breadth_first(part.touch, 0)[0], limit, None)
-            assert listed is not None
-            assert (listed.low, listed.totals, listed.marginals) == expected
+            span = part.fields.bit_length()
+            for order in (breadth_first(part.touch, 0)[0], lowest_first(part.touch, span)):
+                listed = counting._listed(part, order, limit, None)
+                assert listed is not None
+                assert (listed.low, listed.totals, listed.marginals) == expected
             found = counting.count(part, limit)
             assert (found.low, found.totals, found.marginals) == expected
     finally:

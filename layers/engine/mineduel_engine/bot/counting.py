@@ -37,10 +37,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 from operator import mul
+from typing import Any
 
 from .budget import Budget
 from .components import Part
-from .ordering import CHECKS, breadth_first, frontier_order
+from .ordering import frontier_order, lowest_first
 
 NEED_MASK = 15
 GUARD = 16
@@ -62,9 +63,9 @@ LONE_COST = 3
 """A component of one group, in work units."""
 
 SMALL = 6
-"""Components of at most this many groups are listed in cell order: the breadth-first pass
-cost more than the few steps it saved (their count inside whole solves 1.07 to 1.13 times
-faster on real play in cell order, 1.03 on the band, 1.02 on stress, interleaved)."""
+SORTED = 8
+"""The listing's order (``ordering.lowest_first``, one sort in C) costs a work unit per this
+many groups."""
 
 LISTED_GROUPS = 12
 """Larger components go straight to the programme: they seldom fit few layouts, and a listing
@@ -105,12 +106,9 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
             budget.spend(LONE_COST)
         return _lone(part, limit)
     if groups <= LISTED_GROUPS:
-        # groups of more than SMALL taken breadth-first from the first: dead ends show early
-        # (28% fewer steps than in cell order on real play's 7 to 12 groups), and a pass over
-        # the groups is cheaper than the frontier programme's sweeps; fewer, in cell order
         if groups > SMALL:
-            order, checks = breadth_first(part.touch, 0)
-            ordered = groups // 2 + checks // CHECKS  # (a sweep's units, ``ordering``)
+            order = lowest_first(part.touch, part.fields.bit_length())
+            ordered = groups // SORTED
         else:
             order, ordered = list(range(groups)), 0
         listed = _listed(part, order, limit, budget, ordered)
@@ -341,6 +339,33 @@ def _unpacked(part: Part, order: list[int], final: int, sums: list[int], width: 
     return Counted(part.cells, part.sizes, low, [(final >> s) & mask for s in shifts], by_group)
 
 
+Moves = tuple[list[tuple[tuple[int, int], ...]], list[tuple[tuple[int, int, int], ...]]]
+"""Per group size: a finishing group's moves by its mines, a branching group's (``_moves``)."""
+_MOVES: dict[int, Moves] = {}
+"""The listing's moves by coefficient width (``_moves``), kept across components: a board's
+components have a few widths, and a process sees a few hundred (cleared past 256)."""
+
+
+def _moves(width: int, top: int = 0) -> Moves:
+    """Per group size, a listing step's moves at ``width``: for a group that finishes a
+    number, ``(C(s, m), m*width)`` indexed by ``m`` (its mines are the need); for one that
+    branches, the ``(m, C(s, m), m*width)`` triples from ``m = 1``. A move then looks up no
+    binomial and works out no shift. Sizes to 8 (a group's cells all touch one number) or
+    ``top``; only those to 8 are kept."""
+    closing = []
+    branching = []
+    for size in range(max(len(ROWS) - 1, top) + 1):
+        row = binomials(size)
+        closing.append(tuple((row[m], m * width) for m in range(size + 1)))
+        branching.append(tuple((m, row[m], m * width) for m in range(1, size + 1)))
+    table = closing, branching
+    if top < len(ROWS):
+        if len(_MOVES) >= 256:
+            _MOVES.clear()
+        _MOVES[width] = table
+    return table
+
+
 def _overdraw(budget: Budget | None, units: int) -> None:
     """Spend ``units`` the budget does not have: raises ``TooHard``."""
     if budget is not None:
@@ -356,68 +381,92 @@ def _listed(
 ) -> Counted | None:
     """Every layout of the component by a bounded depth-first search over ``order``, or None
     when there are too many to list (``LISTED_NODES`` search steps; module docstring).
-    ``ordered``: the work units finding ``order`` took, spent with the search's."""
-    steps, guards = _steps(part, order)
-    width = sum(part.sizes) + 4
-    depth = len(steps)
-    sums = [0] * depth
+    ``ordered``: the work units finding ``order`` took, spent with the search's.
+
+    A search step carries its forward weight as one monomial (the layouts' ways so far,
+    shifted to their mines so far), so a move is one product, and each group's mines by total
+    are products appended to its step's list, summed once at the end. The mine cap is not
+    checked per step: totals past it are cut from the polynomials at the end (it binds on 1
+    of real play's 739 listed components, and a check costs every step)."""
+    touch, sizes = part.touch, part.sizes
+    ones = part.fields
+    guards = ones << 4
+    width = sum(sizes) + 4
+    closing, branching = _MOVES.get(width) or _moves(width)
+    if len(closing) <= max(sizes):  # (only on a board with more than 8 neighbours a cell)
+        closing, branching = _moves(width, max(sizes))
+    adds: list[list[int]] = []  # (each step's group's products)
+    steps: list[tuple[int, int, int, int, Any, list[int]]] = []
+    room = 0  # per number, the cells of the groups after this one (from the last group back)
+    for g in reversed(order):
+        t = touch[g]
+        size = sizes[g]
+        capped = room | guards
+        room += size * t
+        finished = (t << 4) & ~((capped - ones) & guards)  # touched, and nothing to come
+        mine: list[int] = []
+        adds.append(mine)
+        if finished:  # its mines are fixed: the need of the lowest number it finishes
+            close = (finished & -finished).bit_length() - 5
+            steps.append((t, t << 4, capped, close, closing[size], mine))
+        else:
+            steps.append((t, t << 4, capped, -1, branching[size], mine))
+    if ((room | guards) - part.needs) & guards != guards:  # a number needs more than it has
+        return Counted(part.cells, sizes, 0, [], [[] for _ in order])
+    steps.reverse()
+    adds.reverse()
     nodes = LISTED_NODES
 
-    last = depth - 1
-    capped_total = limit < width - 4  # the mine cap can bind (fewer mines than cells)
-
-    def walk(i: int, state: int, ways: int, total: int) -> int:
+    def walk(i: int, state: int, ways: int, at: int) -> int:
+        w: int  # (a move's binomial and shift: the steps' moves are typed loosely)
+        shift: int
         nonlocal nodes
         nodes -= 1
         if nodes < 0:
             raise _TooMany
-        size, touch, high_touch, capped, close, weights = steps[i]
-        if close >= 0:
-            m = (state >> close) & 15  # (NEED_MASK)
-            if m > size or (capped_total and total + m > limit):
-                return 0
+        touch, high_touch, capped, close, moves, adds = steps[i]
+        if close >= 0:  # the group finishes a number: its mines are that number's need
+            m = (state >> close) & 15  # (NEED_MASK; never past the group's cells: the room)
             x = (state | guards) - m * touch
             if x & high_touch != high_touch:
                 return 0
             new = x ^ guards
-            if i == last:  # the last group closes every number: a layout iff none needs more
-                if new:
-                    return 0
+            if not new:  # every number met: the groups after hold no mines, one way
                 if not m:
                     return 1
-                value = weights[m] << (m * width)
-                sums[i] += (ways * m * value) << (total * width)
+                w, shift = moves[m]
+                value = w << shift
+                adds.append((ways * m * value) << at)
                 return value
             if (capped - new) & guards != guards:
                 return 0
             if not m:
-                return walk(i + 1, new, ways, total)
-            w = weights[m]
-            child = walk(i + 1, new, ways * w, total + m)
+                return walk(i + 1, new, ways, at)
+            w, shift = moves[m]
+            child = walk(i + 1, new, ways * w, at + shift)
             if not child:
                 return 0
-            value = (child * w) << (m * width)
-            sums[i] += (ways * m * value) << (total * width)
+            value = (child * w) << shift
+            adds.append((ways * m * value) << at)
             return value
         # no mines here: every need stays, so only the room can fail
-        poly = walk(i + 1, state, ways, total) if (capped - state) & guards == guards else 0
+        poly = walk(i + 1, state, ways, at) if (capped - state) & guards == guards else 0
         mined = 0
         x = (state | guards) - touch
-        for m in range(1, size + 1):
-            if x & high_touch != high_touch or (capped_total and total + m > limit):
+        for m, w, shift in moves:
+            if x & high_touch != high_touch:
                 break
             new = x ^ guards
             x -= touch
             if (capped - new) & guards != guards:
                 continue
-            w = weights[m]
-            child = walk(i + 1, new, ways * w, total + m)
+            child = walk(i + 1, new, ways * w, at + shift)
             if child:
-                value = (child * w) << (m * width)
+                value = (child * w) << shift
                 poly += value
                 mined += m * value
         if mined:
-            sums[i] += (ways * mined) << (total * width)
+            adds.append((ways * mined) << at)
         return poly
 
     try:
@@ -427,4 +476,9 @@ def _listed(
     finally:
         if budget is not None:
             budget.spend(NODE_COST * (LISTED_NODES - max(nodes, 0)) + ordered)
+    sums = list(map(sum, adds))
+    if limit < width - 4:  # fewer mines left than cells: cut the totals past the cap
+        cap = (1 << (limit + 1) * width) - 1
+        final &= cap
+        sums = [total & cap for total in sums]
     return _unpacked(part, order, final, sums, width)
