@@ -140,10 +140,14 @@ def test_an_orders_width_is_the_numbers_open_step_by_step(
 
 
 @settings(max_examples=40, deadline=None)
-@given(boards(), st.integers(0, 40))
-def test_every_order_counts_a_component_alike(position: Position, limit: int) -> None:
+@given(boards(), st.integers(0, 40), st.randoms(use_true_random=False))
+def test_every_order_counts_a_component_alike(
+    position: Position, limit: int, rng: random.Random
+) -> None:
     """The programme over the frontier order, over the groups as numbered and over the
-    reverse, and the listing (never giving up), on components of up to dozens of groups."""
+    reverse, and the listing (never giving up) over breadth-first, lowest-number-first and
+    shuffled orders (groups that finish a number, or hold no mines, anywhere in the order),
+    on components of up to dozens of groups."""
     saved = counting.LISTED_NODES
     counting.LISTED_NODES = 10**9
     try:
@@ -156,7 +160,13 @@ def test_every_order_counts_a_component_alike(position: Position, limit: int) ->
                 other = counting._programme(part, order, limit, None)
                 assert (other.low, other.totals, other.marginals) == expected
             span = part.fields.bit_length()
-            for order in (breadth_first(part.touch, 0)[0], lowest_first(part.touch, span)):
+            shuffled = list(range(groups))
+            rng.shuffle(shuffled)
+            for order in (
+                breadth_first(part.touch, 0)[0],
+                lowest_first(part.touch, span),
+                shuffled,
+            ):
                 listed = counting._listed(part, order, limit, None)
                 assert listed is not None
                 assert (listed.low, listed.totals, listed.marginals) == expected

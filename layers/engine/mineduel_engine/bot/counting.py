@@ -418,6 +418,7 @@ def _listed(
     nodes = LISTED_NODES
 
     def walk(i: int, state: int, ways: int, at: int) -> int:
+        # (never called with every need met: the caller returns one way instead)
         w: int  # (a move's binomial and shift: the steps' moves are typed loosely)
         shift: int
         nonlocal nodes
@@ -425,24 +426,26 @@ def _listed(
         if nodes < 0:
             raise _TooMany
         touch, high_touch, capped, close, moves, adds = steps[i]
-        if close >= 0:  # the group finishes a number: its mines are that number's need
+        while close >= 0:  # the group finishes a number: its mines are that number's need
             m = (state >> close) & 15  # (NEED_MASK; never past the group's cells: the room)
+            if not m:  # none: the state goes on as it is, to the next group, in this call
+                if (capped - state) & guards != guards:
+                    return 0
+                nodes -= 1  # (a search step all the same)
+                i += 1
+                touch, high_touch, capped, close, moves, adds = steps[i]
+                continue
             x = (state | guards) - m * touch
             if x & high_touch != high_touch:
                 return 0
             new = x ^ guards
+            w, shift = moves[m]
             if not new:  # every number met: the groups after hold no mines, one way
-                if not m:
-                    return 1
-                w, shift = moves[m]
                 value = w << shift
                 adds.append((ways * m * value) << at)
                 return value
             if (capped - new) & guards != guards:
                 return 0
-            if not m:
-                return walk(i + 1, new, ways, at)
-            w, shift = moves[m]
             child = walk(i + 1, new, ways * w, at + shift)
             if not child:
                 return 0
@@ -458,6 +461,11 @@ def _listed(
                 break
             new = x ^ guards
             x -= touch
+            if not new:  # every number met: no more mines here, none after
+                value = w << shift
+                poly += value
+                mined += m * value
+                break
             if (capped - new) & guards != guards:
                 continue
             child = walk(i + 1, new, ways * w, at + shift)
@@ -470,12 +478,12 @@ def _listed(
         return poly
 
     try:
-        final = walk(0, part.needs, 1, 0)
+        final = walk(0, part.needs, 1, 0) if part.needs else 1  # (every need met: no mines)
     except _TooMany:
         return None
     finally:
         if budget is not None:
-            budget.spend(NODE_COST * (LISTED_NODES - max(nodes, 0)) + ordered)
+            budget.spend(NODE_COST * (LISTED_NODES - nodes) + ordered)
     sums = list(map(sum, adds))
     if limit < width - 4:  # fewer mines left than cells: cut the totals past the cap
         cap = (1 << (limit + 1) * width) - 1
