@@ -383,38 +383,37 @@ def _listed(
     when there are too many to list (``LISTED_NODES`` search steps; module docstring).
     ``ordered``: the work units finding ``order`` took, spent with the search's.
 
-    A search step carries its forward weight as one monomial (the layouts' ways so far,
-    shifted to their mines so far), so a move is one product, and each group's mines by total
-    are products appended to its step's list, summed once at the end. The mine cap is not
-    checked per step: totals past it are cut from the polynomials at the end (it binds on 1
-    of real play's 739 listed components, and a check costs every step)."""
+    Each step's moves come precomputed for the component's coefficient width (``_moves``),
+    so a move looks up no binomial and works out no shift. A group that finishes a number
+    but holds no mines (its number already met) is passed in the same call, and a layout is
+    closed as soon as every need is met (the groups after hold no mines). The mine cap is
+    not checked per step: totals past it are cut from the polynomials at the end (it binds
+    on 1 of real play's 739 listed components, and a check costs every step)."""
     touch, sizes = part.touch, part.sizes
-    ones = part.fields
-    guards = ones << 4
+    guards = part.fields << 4
     width = sum(sizes) + 4
     closing, branching = _MOVES.get(width) or _moves(width)
     if len(closing) <= max(sizes):  # (only on a board with more than 8 neighbours a cell)
         closing, branching = _moves(width, max(sizes))
-    adds: list[list[int]] = []  # (each step's group's products)
-    steps: list[tuple[int, int, int, int, Any, list[int]]] = []
+    steps: list[tuple[int, int, int, int, Any]] = []
     room = 0  # per number, the cells of the groups after this one (from the last group back)
+    later = 0  # the numbers of the groups after this one
     for g in reversed(order):
         t = touch[g]
         size = sizes[g]
         capped = room | guards
         room += size * t
-        finished = (t << 4) & ~((capped - ones) & guards)  # touched, and nothing to come
-        mine: list[int] = []
-        adds.append(mine)
+        finished = t & ~later  # touched, and nothing to come
+        later |= t
         if finished:  # its mines are fixed: the need of the lowest number it finishes
-            close = (finished & -finished).bit_length() - 5
-            steps.append((t, t << 4, capped, close, closing[size], mine))
+            close = (finished & -finished).bit_length() - 1
+            steps.append((t, t << 4, capped, close, closing[size]))
         else:
-            steps.append((t, t << 4, capped, -1, branching[size], mine))
+            steps.append((t, t << 4, capped, -1, branching[size]))
     if ((room | guards) - part.needs) & guards != guards:  # a number needs more than it has
         return Counted(part.cells, sizes, 0, [], [[] for _ in order])
     steps.reverse()
-    adds.reverse()
+    sums = [0] * len(steps)  # per step, its group's mines by total
     nodes = LISTED_NODES
 
     def walk(i: int, state: int, ways: int, at: int) -> int:
@@ -425,7 +424,7 @@ def _listed(
         nodes -= 1
         if nodes < 0:
             raise _TooMany
-        touch, high_touch, capped, close, moves, adds = steps[i]
+        touch, high_touch, capped, close, moves = steps[i]
         while close >= 0:  # the group finishes a number: its mines are that number's need
             m = (state >> close) & 15  # (NEED_MASK; never past the group's cells: the room)
             if not m:  # none: the state goes on as it is, to the next group, in this call
@@ -433,7 +432,7 @@ def _listed(
                     return 0
                 nodes -= 1  # (a search step all the same)
                 i += 1
-                touch, high_touch, capped, close, moves, adds = steps[i]
+                touch, high_touch, capped, close, moves = steps[i]
                 continue
             x = (state | guards) - m * touch
             if x & high_touch != high_touch:
@@ -442,7 +441,7 @@ def _listed(
             w, shift = moves[m]
             if not new:  # every number met: the groups after hold no mines, one way
                 value = w << shift
-                adds.append((ways * m * value) << at)
+                sums[i] += (ways * m * value) << at
                 return value
             if (capped - new) & guards != guards:
                 return 0
@@ -450,7 +449,7 @@ def _listed(
             if not child:
                 return 0
             value = (child * w) << shift
-            adds.append((ways * m * value) << at)
+            sums[i] += (ways * m * value) << at
             return value
         # no mines here: every need stays, so only the room can fail
         poly = walk(i + 1, state, ways, at) if (capped - state) & guards == guards else 0
@@ -474,7 +473,7 @@ def _listed(
                 poly += value
                 mined += m * value
         if mined:
-            adds.append((ways * mined) << at)
+            sums[i] += (ways * mined) << at
         return poly
 
     try:
@@ -484,7 +483,6 @@ def _listed(
     finally:
         if budget is not None:
             budget.spend(NODE_COST * (LISTED_NODES - nodes) + ordered)
-    sums = list(map(sum, adds))
     if limit < width - 4:  # fewer mines left than cells: cut the totals past the cap
         cap = (1 << (limit + 1) * width) - 1
         final &= cap
