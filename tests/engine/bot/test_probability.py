@@ -240,15 +240,15 @@ METHODS = ("listing", "programme")
 def only(method: str) -> Iterator[None]:
     """Count every component of two groups or more by one method only: the listing (never
     giving up) or the frontier programme, so each is held to the references on its own."""
-    saved = counting.LISTED_GROUPS, counting.LISTED_NODES
+    saved = counting.LISTED_GROUPS, counting.LISTED_NODES, counting.SPREAD_GROUPS
     if method == "listing":
         counting.LISTED_GROUPS, counting.LISTED_NODES = 10**6, 10**9
     else:
-        counting.LISTED_GROUPS = 1
+        counting.LISTED_GROUPS = counting.SPREAD_GROUPS = 1
     try:
         yield
     finally:
-        counting.LISTED_GROUPS, counting.LISTED_NODES = saved
+        counting.LISTED_GROUPS, counting.LISTED_NODES, counting.SPREAD_GROUPS = saved
 
 
 @pytest.mark.parametrize("method", METHODS)
