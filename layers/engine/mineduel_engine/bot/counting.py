@@ -61,6 +61,8 @@ NODE_COST = 3
 """One search step of the listing, in work units (``budget``)."""
 LONE_COST = 3
 """A component of one group, in work units."""
+PAIR_COST = 4
+"""A component of two groups, in work units."""
 
 SMALL = 6
 SORTED = 8
@@ -118,6 +120,10 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
         if budget is not None:
             budget.spend(LONE_COST)
         return _lone(part, limit)
+    if groups == 2:
+        if budget is not None:
+            budget.spend(PAIR_COST)
+        return _pair(part, limit)
     if groups <= LISTED_GROUPS or (
         # (each number is finished by one group: the others branch, two choices or more)
         groups <= SPREAD_GROUPS and groups - part.fields.bit_count() <= SPREAD_FIRST
@@ -137,12 +143,34 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
 def _lone(part: Part, limit: int) -> Counted:
     """A group alone in its component: every one of its numbers fixes its mine count."""
     size = part.sizes[0]
-    shift = (part.fields & -part.fields).bit_length() - 1
-    need = (part.needs >> shift) & NEED_MASK
-    if part.needs != need * part.fields or need > min(size, limit):
+    fields = part.fields
+    need = (part.needs >> ((fields & -fields).bit_length() - 1)) & NEED_MASK
+    if part.needs != need * fields or need > size or need > limit:
         return Counted(part.cells, part.sizes, 0, [], [[]])
-    ways = comb(size, need)
+    ways = binomials(size)[need]
     return Counted(part.cells, part.sizes, need, [ways], [[need * ways]])
+
+
+def _pair(part: Part, limit: int) -> Counted:
+    """Two groups: one of them touches a number the other does not (their numbers differ),
+    which fixes its mines; the other's then follow from any of its numbers, so there is at
+    most one way to share the mines, checked against every number at once (the needs are
+    exactly the two groups' mines times their fields: no field carries into the next)."""
+    (a, b), (size_a, size_b) = part.touch, part.sizes
+    needs = part.needs
+    own = a & ~b
+    if own:
+        mines_a = (needs >> ((own & -own).bit_length() - 1)) & NEED_MASK
+        mines_b = ((needs - mines_a * a) >> ((b & -b).bit_length() - 1)) & NEED_MASK
+    else:  # (then b touches a number a does not)
+        own = b & ~a
+        mines_b = (needs >> ((own & -own).bit_length() - 1)) & NEED_MASK
+        mines_a = ((needs - mines_b * b) >> ((a & -a).bit_length() - 1)) & NEED_MASK
+    total = mines_a + mines_b
+    if needs != mines_a * a + mines_b * b or mines_a > size_a or mines_b > size_b or total > limit:
+        return Counted(part.cells, part.sizes, 0, [], [[], []])
+    ways = binomials(size_a)[mines_a] * binomials(size_b)[mines_b]
+    return Counted(part.cells, part.sizes, total, [ways], [[mines_a * ways], [mines_b * ways]])
 
 
 Step = tuple[int, int, int, int, int, tuple[int, ...]]
