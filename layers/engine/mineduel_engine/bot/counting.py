@@ -179,12 +179,13 @@ can still get after it with every guard bit set, the shift of a number it finish
 binomials of its cells)."""
 
 
-def _steps(part: Part, order: list[int]) -> tuple[list[Step], int]:
-    """The moves of ``order``'s groups, and the guard bits of the component's numbers."""
+def _steps(part: Part, order: list[int]) -> tuple[list[Step], int, int]:
+    """The moves of ``order``'s groups, the guard bits of the component's numbers, and each
+    number's cells (its groups' cells)."""
     touch, sizes = part.touch, part.sizes
     ones = part.fields
     guards = ones << 4
-    room = sum(map(mul, sizes, touch))  # per number, the cells of its groups still to come
+    room = fits = sum(map(mul, sizes, touch))  # per number, the cells of its groups to come
     rows = ROWS
     steps: list[Step] = []
     for g in order:
@@ -196,7 +197,7 @@ def _steps(part: Part, order: list[int]) -> tuple[list[Step], int]:
         close = (finished & -finished).bit_length() - 5 if finished else -1
         weights = rows[size] if size < 9 else binomials(size)
         steps.append((size, t, t << 4, capped, close, weights))
-    return steps, guards
+    return steps, guards, fits
 
 
 Record = list[tuple[int, int, tuple[tuple[int, int], ...]]]
@@ -209,12 +210,14 @@ the mines, the next state), flat (no tuple of moves to build and walk)."""
 
 def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted:
     """Count ``part`` by the frontier programme over ``order`` (module docstring)."""
-    steps, guards = _steps(part, order)
+    steps, guards, fits = _steps(part, order)
     cells = sum(part.sizes)
     width = cells + 4  # a coefficient is below 8 * 2**cells: it never reaches the next one
     cap_bits = (limit + 1) * width
     if budget is not None:
         budget.spend(len(steps) * 4)
+    if ((fits | guards) - part.needs) & guards != guards:  # a number needs more than it has
+        return Counted(part.cells, part.sizes, 0, [], [[] for _ in order])
     layer: dict[int, int] = {part.needs: 1}
     records: list[Record] = []
     closings: list[Closing] = []
@@ -229,8 +232,13 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
         closing: Closing = []
         if close >= 0:  # one choice per state, the need of the number the group finishes
             for state, poly in layer.items():
-                m = (state >> close) & NEED_MASK
-                if m > size:
+                m = (state >> close) & NEED_MASK  # (never past its cells: the room)
+                if not m:  # its number already met: the state goes on as it is
+                    if (capped - state) & guards != guards:
+                        continue
+                    closing.append((state, poly, 0, state))
+                    old = nxt.get(state)
+                    nxt[state] = poly if old is None else old + poly
                     continue
                 x = (state | guards) - m * touch
                 if x & high_touch != high_touch:
@@ -239,7 +247,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                 if (capped - new) & guards != guards:
                     continue
                 closing.append((state, poly, m, new))
-                value = (poly * weights[m]) << (m * width) if m else poly
+                value = (poly * weights[m]) << (m * width)
                 old = nxt.get(new)
                 nxt[new] = value if old is None else old + value
             spent = heavy * (len(layer) + len(closing))  # (a state, and its move if any)
@@ -446,7 +454,7 @@ def _listed(
     closing, branching = _MOVES.get(width) or _moves(width)
     if len(closing) <= max(sizes):  # (only on a board with more than 8 neighbours a cell)
         closing, branching = _moves(width, max(sizes))
-    steps: list[tuple[int, int, int, int, Any]] = []
+    steps: list[tuple[int, int, int, Any]] = []
     room = 0  # per number, the cells of the groups after this one (from the last group back)
     later = 0  # the numbers of the groups after this one
     choices = 1  # (the branching groups' choices, multiplied)
@@ -459,9 +467,9 @@ def _listed(
         later |= t
         if finished:  # its mines are fixed: the need of the lowest number it finishes
             close = (finished & -finished).bit_length() - 1
-            steps.append((t, t << 4, capped, close, closing[size]))
+            steps.append((t, capped, close, closing[size]))
         else:
-            steps.append((t, t << 4, capped, -1, branching[size]))
+            steps.append((t, capped, -1, branching[size]))
             choices *= size + 1
     if spread and choices > spread:
         if budget is not None:
@@ -481,7 +489,7 @@ def _listed(
         nodes -= 1
         if nodes < 0:
             raise _TooMany
-        touch, high_touch, capped, close, moves = steps[i]
+        touch, capped, close, moves = steps[i]
         while close >= 0:  # the group finishes a number: its mines are that number's need
             m = (state >> close) & 15  # (NEED_MASK; never past the group's cells: the room)
             if not m:  # none: the state goes on as it is, to the next group, in this call
@@ -489,10 +497,10 @@ def _listed(
                     return 0
                 nodes -= 1  # (a search step all the same)
                 i += 1
-                touch, high_touch, capped, close, moves = steps[i]
+                touch, capped, close, moves = steps[i]
                 continue
             x = (state | guards) - m * touch
-            if x & high_touch != high_touch:
+            if x & guards != guards:  # (a need below 0 clears its guard bit)
                 return 0
             new = x ^ guards
             w, shift = moves[m]
@@ -513,7 +521,7 @@ def _listed(
         mined = 0
         x = (state | guards) - touch
         for m, w, shift in moves:
-            if x & high_touch != high_touch:
+            if x & guards != guards:
                 break
             new = x ^ guards
             x -= touch
