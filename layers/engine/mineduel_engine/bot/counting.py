@@ -65,6 +65,10 @@ PAIR_COST = 4
 """A component of two groups, in work units."""
 
 SMALL = 6
+"""Components of at most this many groups are listed in cell order: lowest number first
+(``ordering.lowest_first``) takes 16% fewer steps on them but its sort costs more than that
+(real play's 3 to 6 groups, interleaved against main: 1.12x in cell order, 1.05x sorted)."""
+
 SORTED = 8
 """The listing's order (``ordering.lowest_first``, one sort in C) costs a work unit per this
 many groups."""
