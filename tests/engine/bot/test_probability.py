@@ -568,10 +568,11 @@ def brute_count(part: Part, limit: int) -> tuple[int, list[int], list[list[int]]
 def test_every_counting_method_counts_a_component_from_its_fewest_mines(
     position: Position, limit: int
 ) -> None:
-    """Each way to count a component (the lone group, the listing, the programme) gives the
-    count of every choice of mines per group, capped at ``limit``, from its lowest total:
-    ``Counted.low`` is the fewest mines a layout holds, and the totals start and end with a
-    layout (what the combination relies on to tell fixed components from varying ones)."""
+    """Each way to count a component (the lone group, two or three groups in closed form,
+    the listing, the programme) gives the count of every choice of mines per group, capped
+    at ``limit``, from its lowest total: ``Counted.low`` is the fewest mines a layout holds,
+    and the totals start and end with a layout (what the combination relies on to tell
+    fixed components from varying ones)."""
     settled = deduce(position)
     for part in split(settled)[0]:
         expected = brute_count(part, limit)

@@ -63,6 +63,8 @@ LONE_COST = 3
 """A component of one group, in work units."""
 PAIR_COST = 4
 """A component of two groups, in work units."""
+TRIPLE_COST = 8
+"""A component of three groups, in work units, and one more per choice of its first group."""
 
 SMALL = 6
 """Components of at most this many groups are listed in cell order: lowest number first
@@ -128,6 +130,8 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
         if budget is not None:
             budget.spend(PAIR_COST)
         return _pair(part, limit)
+    if groups == 3:
+        return _triple(part, limit, budget)
     if groups <= LISTED_GROUPS or (
         # (each number is finished by one group: the others branch, two choices or more)
         groups <= SPREAD_GROUPS and groups - part.fields.bit_count() <= SPREAD_FIRST
@@ -175,6 +179,82 @@ def _pair(part: Part, limit: int) -> Counted:
         return Counted(part.cells, part.sizes, 0, [], [[], []])
     ways = binomials(size_a)[mines_a] * binomials(size_b)[mines_b]
     return Counted(part.cells, part.sizes, total, [ways], [[mines_a * ways], [mines_b * ways]])
+
+
+def _triple(part: Part, limit: int, budget: Budget | None) -> Counted:
+    """Three groups: one of them (``e``) is chosen, with a number of its own if one has (its
+    mines are then fixed), and for each of its mines the other two follow in closed form as
+    in ``_pair`` (they differ, so one touches a number the other does not): a loop of at most
+    9 steps and few layouts, where the listing's machinery cost more than the count."""
+    touch, sizes = part.touch, part.sizes
+    a, b, c = touch
+    if a & ~(b | c) or not (b & ~(a | c) or c & ~(a | b)):
+        e, p, q = 0, 1, 2
+    elif b & ~(a | c):
+        e, p, q = 1, 0, 2
+    else:
+        e, p, q = 2, 0, 1
+    te, tp, tq = touch[e], touch[p], touch[q]
+    size_e, size_p, size_q = sizes[e], sizes[p], sizes[q]
+    needs = part.needs
+    guards = part.fields << 4
+    own = te & ~(tp | tq)
+    if own:
+        first = (needs >> ((own & -own).bit_length() - 1)) & NEED_MASK
+        choices = range(first, first + 1) if first <= size_e else range(0)
+    else:
+        choices = range(size_e + 1)
+    # the pair's solving number: one p touches and q does not, or the other way round
+    own = tp & ~tq
+    by_p = bool(own)
+    if not by_p:
+        own = tq & ~tp
+    solve = (own & -own).bit_length() - 1
+    low_p = (tp & -tp).bit_length() - 1
+    low_q = (tq & -tq).bit_length() - 1
+    rows_e, rows_p, rows_q = binomials(size_e), binomials(size_p), binomials(size_q)
+    found: list[tuple[int, int, int, int, int]] = []  # (total, ways, mines of e, p, q)
+    for mines_e in choices:
+        x = (needs | guards) - mines_e * te
+        if x & guards != guards:  # a need below 0: more mines in e only make it worse
+            break
+        rest = x ^ guards
+        if by_p:
+            mines_p = (rest >> solve) & NEED_MASK
+            mines_q = ((rest - mines_p * tp) >> low_q) & NEED_MASK
+        else:
+            mines_q = (rest >> solve) & NEED_MASK
+            mines_p = ((rest - mines_q * tq) >> low_p) & NEED_MASK
+        if rest != mines_p * tp + mines_q * tq or mines_p > size_p or mines_q > size_q:
+            continue
+        total = mines_e + mines_p + mines_q
+        if total <= limit:
+            ways = rows_e[mines_e] * rows_p[mines_p] * rows_q[mines_q]
+            found.append((total, ways, mines_e, mines_p, mines_q))
+    if budget is not None:
+        budget.spend(TRIPLE_COST + len(choices))
+    if not found:
+        return Counted(part.cells, sizes, 0, [], [[], [], []])
+    if len(found) == 1:
+        total, ways, mines_e, mines_p, mines_q = found[0]
+        marginals = [[0], [0], [0]]
+        marginals[e][0] = mines_e * ways
+        marginals[p][0] = mines_p * ways
+        marginals[q][0] = mines_q * ways
+        return Counted(part.cells, sizes, total, [ways], marginals)
+    low = min(found)[0]
+    span = max(found)[0] - low + 1
+    totals = [0] * span
+    in_e, in_p, in_q = [0] * span, [0] * span, [0] * span
+    for total, ways, mines_e, mines_p, mines_q in found:
+        k = total - low
+        totals[k] += ways
+        in_e[k] += mines_e * ways
+        in_p[k] += mines_p * ways
+        in_q[k] += mines_q * ways
+    marginals = [in_e, in_e, in_e]
+    marginals[e], marginals[p], marginals[q] = in_e, in_p, in_q
+    return Counted(part.cells, sizes, low, totals, marginals)
 
 
 Step = tuple[int, int, int, int, int, tuple[int, ...]]
