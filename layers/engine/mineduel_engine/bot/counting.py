@@ -303,6 +303,9 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
     if ((fits | guards) - part.needs) & guards != guards:  # a number needs more than it has
         return Counted(part.cells, part.sizes, 0, [], [[] for _ in order])
     layer: dict[int, int] = {part.needs: 1}
+    branching = (_MOVES.get(width) or _moves(width))[1]
+    if len(branching) <= max(part.sizes):  # (only with more than 8 neighbours a cell)
+        branching = _moves(width, max(part.sizes))[1]
     records: list[Record] = []
     closings: list[Closing] = []
     so_far = 0
@@ -338,6 +341,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
         else:
             room = budget.left if budget is not None else -1
             spent = 0
+            table = branching[size]  # (each move's mines, binomial and shift)
             for state, poly in layer.items():
                 # no mines here: every need stays, so only the room can fail
                 if (capped - state) & guards == guards:
@@ -347,15 +351,15 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                 else:
                     moves = []
                 x = (state | guards) - touch
-                for m in range(1, size + 1):
-                    if x & high_touch != high_touch:
+                for m, w, shift in table:
+                    if x & guards != guards:
                         break
                     new = x ^ guards
                     x -= touch
                     if (capped - new) & guards != guards:
                         continue
                     moves.append((m, new))
-                    value = (poly * weights[m]) << (m * width)
+                    value = (poly * w) << shift
                     old = nxt.get(new)
                     nxt[new] = value if old is None else old + value
                 if moves:
