@@ -46,10 +46,13 @@ from .ordering import frontier_order, lowest_first
 NEED_MASK = 15
 GUARD = 16
 
-LISTED_NODES = 200
+LISTED_NODES = 300
 """Components are first listed outright, layout by layout (cheaper than the programme when
 few layouts fit, as on most boards); past this many search steps the listing gives up and the
-programme counts the component instead, so a wide component costs at most this much extra."""
+programme counts the component instead, so a wide component costs at most this much extra.
+(200 before its steps got cheaper; with ``SPREAD`` at 512 rather than 256, the count of real
+play's components 1.163 -> 1.199 times main's, the stress boards' 1.056 -> 1.059,
+interleaved; 400 and 1024 were no better: 1.177 and 1.059.)"""
 
 WIDE = 12
 """A state's polynomial costs one more work unit per move for every ``2**WIDE`` bits it holds
@@ -79,7 +82,7 @@ LISTED_GROUPS = 12
 """Components of up to this many groups are listed first (most fit few layouts)."""
 
 SPREAD_GROUPS = 20
-SPREAD = 256
+SPREAD = 512
 SPREAD_FIRST = 6
 """Components of ``LISTED_GROUPS`` to ``SPREAD_GROUPS`` groups are listed only when the
 choices of their branching groups (those that finish no number, in the listing's order)
@@ -87,10 +90,10 @@ multiply to at most ``SPREAD``, and, tested first for nothing, when the groups l
 numbers (a number is finished by one group, the others branch, with two choices or more)
 are at most ``SPREAD_FIRST``; the rest go straight to the programme: they seldom fit few
 layouts, and a listing that gives up is work thrown away on the boards that cost most. (Of
-real play's and the stress boards' components of 12 to 20 groups, 67 of 69 within
-``SPREAD`` fit the listing's steps, 26 of 70 past it. Their count, interleaved: real play's
-13 to 20 groups 4.44 -> 3.62 ms, the stress boards' 13.88 -> 14.26 ms; with
-``SPREAD_FIRST`` at 8, 4.38 -> 3.26 and 12.67 -> 13.51 ms.)"""
+real play's and the stress boards' components of 12 to 20 groups, 67 of 69 within 256
+fit 200 steps, 26 of 70 past it. With ``SPREAD`` at 256 and 200 steps, their count,
+interleaved: real play's 13 to 20 groups 4.44 -> 3.62 ms, the stress boards' 13.88 -> 14.26
+ms; with ``SPREAD_FIRST`` at 8, 4.38 -> 3.26 and 12.67 -> 13.51 ms; ``LISTED_NODES``.)"""
 
 
 @dataclass(slots=True)
