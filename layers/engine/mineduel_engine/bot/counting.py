@@ -28,7 +28,14 @@ marginals come from one forward and one backward sweep.
 **Listing.** A component that fits few layouts (most on real boards) is cheaper listed outright
 by a bounded depth-first search through the same packed states, each search step returning
 its completions by mine total (so a group's mines are summed once per step, not once per
-layout): past ``LISTED_NODES`` steps the listing gives up and the programme counts it.
+layout): past ``LISTED_NODES`` steps the listing gives up and the programme counts it. Its
+groups come lowest number first (``ordering.lowest_first``: each number's last group fixes
+its mines) past ``SMALL`` groups; past ``LISTED_GROUPS`` only a component whose branching
+groups have few choices between them is listed (``SPREAD``).
+
+**Closed forms.** One, two or three groups need no search: a lone group's numbers fix its
+mines; of two groups one touches a number the other does not, which fixes both (at most one
+way); of three, one group's mines are enumerated and the other two solved as a pair.
 """
 
 from __future__ import annotations

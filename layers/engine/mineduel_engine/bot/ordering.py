@@ -14,6 +14,10 @@ three numbers open, a careless order dozens.
   28,097 work units after the old two sweeps, 21,738 now).
 - Tangled components (cells opened here and there) also try a greedy order that always takes
   the group leaving the fewest numbers open, and keep whichever order costs less.
+- The listing (``counting``), which follows one layout at a time and holds no states, wants
+  instead each group's mines fixed as early as possible: ``lowest_first`` takes the groups by
+  their lowest number, so each number's last group comes right after its others and takes
+  what the number still needs (no choice to branch on).
 
 Every try spends from the budget (the sweeps by their groups and checks, each weighing of an
 order, each greedy step by the groups it weighs: ``SWEEP_COST`` and below), so the ordering
