@@ -494,7 +494,8 @@ Moves = tuple[list[tuple[tuple[int, int], ...]], list[tuple[tuple[int, int, int]
 """Per group size: a finishing group's moves by its mines, a branching group's (``_moves``)."""
 _MOVES: dict[int, Moves] = {}
 """The listing's moves by coefficient width (``_moves``), kept across components: a board's
-components have a few widths, and a process sees a few hundred (cleared past 256)."""
+components have a few widths, a process seldom more than a hundred (cleared past 128, about
+12 kB each)."""
 
 
 def _moves(width: int, top: int = 0) -> Moves:
@@ -511,7 +512,7 @@ def _moves(width: int, top: int = 0) -> Moves:
         branching.append(tuple((m, row[m], m * width) for m in range(1, size + 1)))
     table = closing, branching
     if top < len(ROWS):
-        if len(_MOVES) >= 256:
+        if len(_MOVES) >= 128:
             _MOVES.clear()
         _MOVES[width] = table
     return table
