@@ -585,9 +585,7 @@ def _listed(
         w: int  # (a move's binomial and shift: the steps' moves are typed loosely)
         shift: int
         nonlocal nodes
-        nodes -= 1
-        if nodes < 0:
-            raise _TooMany
+        nodes -= 1  # (checked where the search branches: a run of other steps is short)
         touch, capped, close, moves = steps[i]
         while close >= 0:  # the group finishes a number: its mines are that number's need
             m = (state >> close) & 15  # (NEED_MASK; never past the group's cells: the room)
@@ -615,6 +613,8 @@ def _listed(
             value = (child * w) << shift
             sums[i] += (ways * m * value) << at
             return value
+        if nodes < 0:
+            raise _TooMany
         # no mines here: every need stays, so only the room can fail
         poly = walk(i + 1, state, ways, at) if (capped - state) & guards == guards else 0
         mined = 0
