@@ -597,15 +597,14 @@ def _listed(
                 touch, capped, close, moves = steps[i]
                 continue
             x = (state | guards) - m * touch
-            if x & guards != guards:  # (a need below 0 clears its guard bit)
-                return 0
             new = x ^ guards
             w, shift = moves[m]
             if not new:  # every number met: the groups after hold no mines, one way
-                value = w << shift
+                value = w << shift  # (a need below 0 would have left a bit in new)
                 sums[i] += (ways * m * value) << at
                 return value
-            if (capped - new) & guards != guards:
+            # a need below 0 clears its guard bit in x; one past the room, in the difference
+            if (capped - new) & x & guards != guards:
                 return 0
             child = walk(i + 1, new, ways * w, at + shift)
             if not child:
