@@ -338,10 +338,9 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                     nxt[state] = poly if old is None else old + poly
                     continue
                 x = (state | guards) - m * touch
-                if x & high_touch != high_touch:
-                    continue
                 new = x ^ guards
-                if (capped - new) & guards != guards:
+                # a need below 0 clears its guard bit in x; one past the room, in the difference
+                if (capped - new) & x & guards != guards:
                     continue
                 closing.append((state, poly, m, new))
                 value = (poly * weights[m]) << (m * width)
