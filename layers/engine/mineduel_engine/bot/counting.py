@@ -267,10 +267,10 @@ def _triple(part: Part, limit: int, budget: Budget | None) -> Counted:
     return Counted(part.cells, sizes, low, totals, marginals)
 
 
-Step = tuple[int, int, int, int, int, tuple[int, ...]]
-"""A group's move, precomputed: (cells, its touch, the touch's guard bits, what each number
-can still get after it with every guard bit set, the shift of a number it finishes or -1, the
-binomials of its cells)."""
+Step = tuple[int, int, int, int, tuple[int, ...]]
+"""A group's move, precomputed: (cells, its touch, what each number can still get after it
+with every guard bit set, the shift of a number it finishes or -1, the binomials of its
+cells)."""
 
 
 def _steps(part: Part, order: list[int]) -> tuple[list[Step], int, int]:
@@ -290,7 +290,7 @@ def _steps(part: Part, order: list[int]) -> tuple[list[Step], int, int]:
         finished = (t << 4) & ~((capped - ones) & guards)  # touched, and nothing to come
         close = (finished & -finished).bit_length() - 5 if finished else -1
         weights = rows[size] if size < 9 else binomials(size)
-        steps.append((size, t, t << 4, capped, close, weights))
+        steps.append((size, t, capped, close, weights))
     return steps, guards, fits
 
 
@@ -320,7 +320,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
     closings: list[Closing] = []
     so_far = 0
     longest = 1  # the longest polynomial of the layer, in bits
-    for size, touch, high_touch, capped, close, weights in steps:
+    for size, touch, capped, close, weights in steps:
         nxt: dict[int, int] = {}
         record: Record = []
         # a move's arithmetic grows with the polynomial: a unit more per 2**WIDE bits (the
@@ -407,7 +407,7 @@ def _backward(
     after = 0  # cells of the groups after this step
     for i in range(len(steps) - 1, -1, -1):
         size = steps[i][0]
-        weights = steps[i][5]
+        weights = steps[i][4]
         here: dict[int, int] = {}
         total = 0
         closing = closings[i]
