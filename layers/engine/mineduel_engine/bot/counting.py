@@ -294,7 +294,7 @@ def _steps(part: Part, order: list[int]) -> tuple[list[Step], int, int]:
     return steps, guards, fits
 
 
-Record = list[tuple[int, int, tuple[tuple[int, int], ...]]]
+Record = list[tuple[int, int, list[tuple[int, int]]]]
 """One step of the programme: per state with a feasible move, (state, its counts, its
 feasible (mines, next state) moves)."""
 Closing = list[tuple[int, int, int, int]]
@@ -372,7 +372,7 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                     old = nxt.get(new)
                     nxt[new] = value if old is None else old + value
                 if moves:
-                    record.append((state, poly, tuple(moves)))
+                    record.append((state, poly, moves))  # (a list of its own per state)
                 spent += heavy * (1 + len(moves))
                 if spent > room >= 0:
                     _overdraw(budget, spent)
