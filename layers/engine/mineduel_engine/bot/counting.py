@@ -349,7 +349,11 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
             spent = heavy * (len(layer) + len(closing))  # (a state, and its move if any)
         else:
             room = budget.left if budget is not None else -1
-            spent = 0
+            # a step that cannot pass what is left, even with every move of every state (a
+            # state and at most size + 1 moves), is spent at its end; only one that could is
+            # checked state by state, to stop as soon as it passes
+            checked = room >= 0 and heavy * len(layer) * (size + 2) > room
+            spent = moved = 0
             table = branching[size]  # (each move's mines, binomial and shift)
             for state, poly in layer.items():
                 # no mines here: every need stays, so only the room can fail
@@ -373,9 +377,13 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                     nxt[new] = value if old is None else old + value
                 if moves:
                     record.append((state, poly, moves))  # (a list of its own per state)
-                spent += heavy * (1 + len(moves))
-                if spent > room >= 0:
-                    _overdraw(budget, spent)
+                    moved += len(moves)
+                if checked:
+                    spent += heavy * (1 + len(moves))
+                    if spent > room:
+                        _overdraw(budget, spent)
+            if not checked:
+                spent = heavy * (len(layer) + moved)
         so_far += size
         longest = max(map(int.bit_length, nxt.values()), default=0)
         if so_far > limit and longest > cap_bits:  # (only then can a total pass the cap)
