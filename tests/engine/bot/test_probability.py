@@ -240,15 +240,15 @@ METHODS = ("listing", "programme")
 def only(method: str) -> Iterator[None]:
     """Count every component of two groups or more by one method only: the listing (never
     giving up) or the frontier programme, so each is held to the references on its own."""
-    saved = counting.LISTED_GROUPS, counting.LISTED_NODES
+    saved = counting.LISTED_GROUPS, counting.LISTED_NODES, counting.SPREAD_GROUPS
     if method == "listing":
         counting.LISTED_GROUPS, counting.LISTED_NODES = 10**6, 10**9
     else:
-        counting.LISTED_GROUPS = 1
+        counting.LISTED_GROUPS = counting.SPREAD_GROUPS = 1
     try:
         yield
     finally:
-        counting.LISTED_GROUPS, counting.LISTED_NODES = saved
+        counting.LISTED_GROUPS, counting.LISTED_NODES, counting.SPREAD_GROUPS = saved
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -568,10 +568,11 @@ def brute_count(part: Part, limit: int) -> tuple[int, list[int], list[list[int]]
 def test_every_counting_method_counts_a_component_from_its_fewest_mines(
     position: Position, limit: int
 ) -> None:
-    """Each way to count a component (the lone group, the listing, the programme) gives the
-    count of every choice of mines per group, capped at ``limit``, from its lowest total:
-    ``Counted.low`` is the fewest mines a layout holds, and the totals start and end with a
-    layout (what the combination relies on to tell fixed components from varying ones)."""
+    """Each way to count a component (the lone group, two or three groups in closed form,
+    the listing, the programme) gives the count of every choice of mines per group, capped
+    at ``limit``, from its lowest total: ``Counted.low`` is the fewest mines a layout holds,
+    and the totals start and end with a layout (what the combination relies on to tell
+    fixed components from varying ones)."""
     settled = deduce(position)
     for part in split(settled)[0]:
         expected = brute_count(part, limit)

@@ -28,7 +28,14 @@ marginals come from one forward and one backward sweep.
 **Listing.** A component that fits few layouts (most on real boards) is cheaper listed outright
 by a bounded depth-first search through the same packed states, each search step returning
 its completions by mine total (so a group's mines are summed once per step, not once per
-layout): past ``LISTED_NODES`` steps the listing gives up and the programme counts it.
+layout): past ``LISTED_NODES`` steps the listing gives up and the programme counts it. Its
+groups come lowest number first (``ordering.lowest_first``: each number's last group fixes
+its mines) past ``SMALL`` groups; past ``LISTED_GROUPS`` only a component whose branching
+groups have few choices between them is listed (``SPREAD``).
+
+**Closed forms.** One, two or three groups need no search: a lone group's numbers fix its
+mines; of two groups one touches a number the other does not, which fixes both (at most one
+way); of three, one group's mines are enumerated and the other two solved as a pair.
 """
 
 from __future__ import annotations
@@ -37,18 +44,22 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 from operator import mul
+from typing import Any
 
 from .budget import Budget
 from .components import Part
-from .ordering import CHECKS, breadth_first, frontier_order
+from .ordering import frontier_order, lowest_first
 
 NEED_MASK = 15
 GUARD = 16
 
-LISTED_NODES = 200
+LISTED_NODES = 300
 """Components are first listed outright, layout by layout (cheaper than the programme when
 few layouts fit, as on most boards); past this many search steps the listing gives up and the
-programme counts the component instead, so a wide component costs at most this much extra."""
+programme counts the component instead, so a wide component costs at most this much extra.
+(200 before its steps got cheaper; with ``SPREAD`` at 512 rather than 256, the count of real
+play's components 1.163 -> 1.199 times main's, the stress boards' 1.056 -> 1.059,
+interleaved; 400 and 1024 were no better: 1.177 and 1.059.)"""
 
 WIDE = 12
 """A state's polynomial costs one more work unit per move for every ``2**WIDE`` bits it holds
@@ -60,15 +71,36 @@ NODE_COST = 3
 """One search step of the listing, in work units (``budget``)."""
 LONE_COST = 3
 """A component of one group, in work units."""
+PAIR_COST = 4
+"""A component of two groups, in work units."""
+TRIPLE_COST = 8
+"""A component of three groups, in work units, and one more per choice of its first group."""
 
 SMALL = 6
-"""Components of at most this many groups are listed in cell order: the breadth-first pass
-cost more than the few steps it saved (their count inside whole solves 1.07 to 1.13 times
-faster on real play in cell order, 1.03 on the band, 1.02 on stress, interleaved)."""
+"""Components of at most this many groups are listed in cell order: lowest number first
+(``ordering.lowest_first``) takes 16% fewer steps on them but its sort costs more than that
+(real play's 3 to 6 groups, interleaved against main: 1.12x in cell order, 1.05x sorted)."""
+
+SORTED = 8
+"""The listing's order (``ordering.lowest_first``, one sort in C) costs a work unit per this
+many groups."""
 
 LISTED_GROUPS = 12
-"""Larger components go straight to the programme: they seldom fit few layouts, and a listing
-that gives up is work thrown away on exactly the boards that cost most."""
+"""Components of up to this many groups are listed first (most fit few layouts)."""
+
+SPREAD_GROUPS = 20
+SPREAD = 512
+SPREAD_FIRST = 6
+"""Components of ``LISTED_GROUPS`` to ``SPREAD_GROUPS`` groups are listed only when the
+choices of their branching groups (those that finish no number, in the listing's order)
+multiply to at most ``SPREAD``, and, tested first for nothing, when the groups less the
+numbers (a number is finished by one group, the others branch, with two choices or more)
+are at most ``SPREAD_FIRST``; the rest go straight to the programme: they seldom fit few
+layouts, and a listing that gives up is work thrown away on the boards that cost most. (Of
+real play's and the stress boards' components of 12 to 20 groups, 67 of 69 within 256
+fit 200 steps, 26 of 70 past it. With ``SPREAD`` at 256 and 200 steps, their count,
+interleaved: real play's 13 to 20 groups 4.44 -> 3.62 ms, the stress boards' 13.88 -> 14.26
+ms; with ``SPREAD_FIRST`` at 8, 4.38 -> 3.26 and 12.67 -> 13.51 ms; ``LISTED_NODES``.)"""
 
 
 @dataclass(slots=True)
@@ -104,16 +136,23 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
         if budget is not None:
             budget.spend(LONE_COST)
         return _lone(part, limit)
-    if groups <= LISTED_GROUPS:
-        # groups of more than SMALL taken breadth-first from the first: dead ends show early
-        # (28% fewer steps than in cell order on real play's 7 to 12 groups), and a pass over
-        # the groups is cheaper than the frontier programme's sweeps; fewer, in cell order
+    if groups == 2:
+        if budget is not None:
+            budget.spend(PAIR_COST)
+        return _pair(part, limit)
+    if groups == 3:
+        return _triple(part, limit, budget)
+    if groups <= LISTED_GROUPS or (
+        # (each number is finished by one group: the others branch, two choices or more)
+        groups <= SPREAD_GROUPS and groups - part.fields.bit_count() <= SPREAD_FIRST
+    ):
         if groups > SMALL:
-            order, checks = breadth_first(part.touch, 0)
-            ordered = groups // 2 + checks // CHECKS  # (a sweep's units, ``ordering``)
+            order = lowest_first(part.touch, part.fields.bit_length())
+            ordered = groups // SORTED
         else:
             order, ordered = list(range(groups)), 0
-        listed = _listed(part, order, limit, budget, ordered)
+        spread = 0 if groups <= LISTED_GROUPS else SPREAD
+        listed = _listed(part, order, limit, budget, ordered, spread)
         if listed is not None:
             return listed
     return _programme(part, frontier_order(part, budget), limit, budget)
@@ -122,26 +161,125 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
 def _lone(part: Part, limit: int) -> Counted:
     """A group alone in its component: every one of its numbers fixes its mine count."""
     size = part.sizes[0]
-    shift = (part.fields & -part.fields).bit_length() - 1
-    need = (part.needs >> shift) & NEED_MASK
-    if part.needs != need * part.fields or need > min(size, limit):
+    fields = part.fields
+    need = (part.needs >> ((fields & -fields).bit_length() - 1)) & NEED_MASK
+    if part.needs != need * fields or need > size or need > limit:
         return Counted(part.cells, part.sizes, 0, [], [[]])
-    ways = comb(size, need)
+    ways = binomials(size)[need]
     return Counted(part.cells, part.sizes, need, [ways], [[need * ways]])
 
 
-Step = tuple[int, int, int, int, int, tuple[int, ...]]
-"""A group's move, precomputed: (cells, its touch, the touch's guard bits, what each number
-can still get after it with every guard bit set, the shift of a number it finishes or -1, the
-binomials of its cells)."""
+def _pair(part: Part, limit: int) -> Counted:
+    """Two groups: one of them touches a number the other does not (their numbers differ),
+    which fixes its mines; the other's then follow from any of its numbers, so there is at
+    most one way to share the mines, checked against every number at once (the needs are
+    exactly the two groups' mines times their fields: no field carries into the next)."""
+    (a, b), (size_a, size_b) = part.touch, part.sizes
+    needs = part.needs
+    own = a & ~b
+    if own:
+        mines_a = (needs >> ((own & -own).bit_length() - 1)) & NEED_MASK
+        mines_b = ((needs - mines_a * a) >> ((b & -b).bit_length() - 1)) & NEED_MASK
+    else:  # (then b touches a number a does not)
+        own = b & ~a
+        mines_b = (needs >> ((own & -own).bit_length() - 1)) & NEED_MASK
+        mines_a = ((needs - mines_b * b) >> ((a & -a).bit_length() - 1)) & NEED_MASK
+    total = mines_a + mines_b
+    if needs != mines_a * a + mines_b * b or mines_a > size_a or mines_b > size_b or total > limit:
+        return Counted(part.cells, part.sizes, 0, [], [[], []])
+    ways = binomials(size_a)[mines_a] * binomials(size_b)[mines_b]
+    return Counted(part.cells, part.sizes, total, [ways], [[mines_a * ways], [mines_b * ways]])
 
 
-def _steps(part: Part, order: list[int]) -> tuple[list[Step], int]:
-    """The moves of ``order``'s groups, and the guard bits of the component's numbers."""
+def _triple(part: Part, limit: int, budget: Budget | None) -> Counted:
+    """Three groups: one of them (``e``) is chosen, with a number of its own if one has (its
+    mines are then fixed), and for each of its mines the other two follow in closed form as
+    in ``_pair`` (they differ, so one touches a number the other does not): a loop of at most
+    9 steps and few layouts, where the listing's machinery cost more than the count."""
+    touch, sizes = part.touch, part.sizes
+    a, b, c = touch
+    if a & ~(b | c) or not (b & ~(a | c) or c & ~(a | b)):
+        e, p, q = 0, 1, 2
+    elif b & ~(a | c):
+        e, p, q = 1, 0, 2
+    else:
+        e, p, q = 2, 0, 1
+    te, tp, tq = touch[e], touch[p], touch[q]
+    size_e, size_p, size_q = sizes[e], sizes[p], sizes[q]
+    needs = part.needs
+    guards = part.fields << 4
+    own = te & ~(tp | tq)
+    if own:
+        first = (needs >> ((own & -own).bit_length() - 1)) & NEED_MASK
+        choices = range(first, first + 1) if first <= size_e else range(0)
+    else:
+        choices = range(size_e + 1)
+    # the pair's solving number: one p touches and q does not, or the other way round
+    own = tp & ~tq
+    by_p = bool(own)
+    if not by_p:
+        own = tq & ~tp
+    solve = (own & -own).bit_length() - 1
+    low_p = (tp & -tp).bit_length() - 1
+    low_q = (tq & -tq).bit_length() - 1
+    rows_e, rows_p, rows_q = binomials(size_e), binomials(size_p), binomials(size_q)
+    found: list[tuple[int, int, int, int, int]] = []  # (total, ways, mines of e, p, q)
+    for mines_e in choices:
+        x = (needs | guards) - mines_e * te
+        if x & guards != guards:  # a need below 0: more mines in e only make it worse
+            break
+        rest = x ^ guards
+        if by_p:
+            mines_p = (rest >> solve) & NEED_MASK
+            mines_q = ((rest - mines_p * tp) >> low_q) & NEED_MASK
+        else:
+            mines_q = (rest >> solve) & NEED_MASK
+            mines_p = ((rest - mines_q * tq) >> low_p) & NEED_MASK
+        if rest != mines_p * tp + mines_q * tq or mines_p > size_p or mines_q > size_q:
+            continue
+        total = mines_e + mines_p + mines_q
+        if total <= limit:
+            ways = rows_e[mines_e] * rows_p[mines_p] * rows_q[mines_q]
+            found.append((total, ways, mines_e, mines_p, mines_q))
+    if budget is not None:
+        budget.spend(TRIPLE_COST + len(choices))
+    if not found:
+        return Counted(part.cells, sizes, 0, [], [[], [], []])
+    if len(found) == 1:
+        total, ways, mines_e, mines_p, mines_q = found[0]
+        marginals = [[0], [0], [0]]
+        marginals[e][0] = mines_e * ways
+        marginals[p][0] = mines_p * ways
+        marginals[q][0] = mines_q * ways
+        return Counted(part.cells, sizes, total, [ways], marginals)
+    low = min(found)[0]
+    span = max(found)[0] - low + 1
+    totals = [0] * span
+    in_e, in_p, in_q = [0] * span, [0] * span, [0] * span
+    for total, ways, mines_e, mines_p, mines_q in found:
+        k = total - low
+        totals[k] += ways
+        in_e[k] += mines_e * ways
+        in_p[k] += mines_p * ways
+        in_q[k] += mines_q * ways
+    marginals = [in_e, in_e, in_e]
+    marginals[e], marginals[p], marginals[q] = in_e, in_p, in_q
+    return Counted(part.cells, sizes, low, totals, marginals)
+
+
+Step = tuple[int, int, int, int, tuple[int, ...]]
+"""A group's move, precomputed: (cells, its touch, what each number can still get after it
+with every guard bit set, the shift of a number it finishes or -1, the binomials of its
+cells)."""
+
+
+def _steps(part: Part, order: list[int]) -> tuple[list[Step], int, int]:
+    """The moves of ``order``'s groups, the guard bits of the component's numbers, and each
+    number's cells (its groups' cells)."""
     touch, sizes = part.touch, part.sizes
     ones = part.fields
     guards = ones << 4
-    room = sum(map(mul, sizes, touch))  # per number, the cells of its groups still to come
+    room = fits = sum(map(mul, sizes, touch))  # per number, the cells of its groups to come
     rows = ROWS
     steps: list[Step] = []
     for g in order:
@@ -152,11 +290,11 @@ def _steps(part: Part, order: list[int]) -> tuple[list[Step], int]:
         finished = (t << 4) & ~((capped - ones) & guards)  # touched, and nothing to come
         close = (finished & -finished).bit_length() - 5 if finished else -1
         weights = rows[size] if size < 9 else binomials(size)
-        steps.append((size, t, t << 4, capped, close, weights))
-    return steps, guards
+        steps.append((size, t, capped, close, weights))
+    return steps, guards, fits
 
 
-Record = list[tuple[int, int, tuple[tuple[int, int], ...]]]
+Record = list[tuple[int, int, list[tuple[int, int]]]]
 """One step of the programme: per state with a feasible move, (state, its counts, its
 feasible (mines, next state) moves)."""
 Closing = list[tuple[int, int, int, int]]
@@ -166,18 +304,23 @@ the mines, the next state), flat (no tuple of moves to build and walk)."""
 
 def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) -> Counted:
     """Count ``part`` by the frontier programme over ``order`` (module docstring)."""
-    steps, guards = _steps(part, order)
+    steps, guards, fits = _steps(part, order)
     cells = sum(part.sizes)
     width = cells + 4  # a coefficient is below 8 * 2**cells: it never reaches the next one
     cap_bits = (limit + 1) * width
     if budget is not None:
         budget.spend(len(steps) * 4)
+    if ((fits | guards) - part.needs) & guards != guards:  # a number needs more than it has
+        return Counted(part.cells, part.sizes, 0, [], [[] for _ in order])
     layer: dict[int, int] = {part.needs: 1}
+    branching = (_MOVES.get(width) or _moves(width))[1]
+    if len(branching) <= max(part.sizes):  # (only with more than 8 neighbours a cell)
+        branching = _moves(width, max(part.sizes))[1]
     records: list[Record] = []
     closings: list[Closing] = []
     so_far = 0
     longest = 1  # the longest polynomial of the layer, in bits
-    for size, touch, high_touch, capped, close, weights in steps:
+    for size, touch, capped, close, weights in steps:
         nxt: dict[int, int] = {}
         record: Record = []
         # a move's arithmetic grows with the polynomial: a unit more per 2**WIDE bits (the
@@ -186,23 +329,32 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
         closing: Closing = []
         if close >= 0:  # one choice per state, the need of the number the group finishes
             for state, poly in layer.items():
-                m = (state >> close) & NEED_MASK
-                if m > size:
+                m = (state >> close) & NEED_MASK  # (never past its cells: the room)
+                if not m:  # its number already met: the state goes on as it is
+                    if (capped - state) & guards != guards:
+                        continue
+                    closing.append((state, poly, 0, state))
+                    old = nxt.get(state)
+                    nxt[state] = poly if old is None else old + poly
                     continue
                 x = (state | guards) - m * touch
-                if x & high_touch != high_touch:
-                    continue
                 new = x ^ guards
-                if (capped - new) & guards != guards:
+                # a need below 0 clears its guard bit in x; one past the room, in the difference
+                if (capped - new) & x & guards != guards:
                     continue
                 closing.append((state, poly, m, new))
-                value = (poly * weights[m]) << (m * width) if m else poly
+                value = (poly * weights[m]) << (m * width)
                 old = nxt.get(new)
                 nxt[new] = value if old is None else old + value
             spent = heavy * (len(layer) + len(closing))  # (a state, and its move if any)
         else:
             room = budget.left if budget is not None else -1
-            spent = 0
+            # a step that cannot pass what is left, even with every move of every state (a
+            # state and at most size + 1 moves), is spent at its end; only one that could is
+            # checked state by state, to stop as soon as it passes
+            checked = room >= 0 and heavy * len(layer) * (size + 2) > room
+            spent = moved = 0
+            table = branching[size]  # (each move's mines, binomial and shift)
             for state, poly in layer.items():
                 # no mines here: every need stays, so only the room can fail
                 if (capped - state) & guards == guards:
@@ -212,22 +364,26 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
                 else:
                     moves = []
                 x = (state | guards) - touch
-                for m in range(1, size + 1):
-                    if x & high_touch != high_touch:
+                for m, w, shift in table:
+                    if x & guards != guards:
                         break
                     new = x ^ guards
                     x -= touch
                     if (capped - new) & guards != guards:
                         continue
                     moves.append((m, new))
-                    value = (poly * weights[m]) << (m * width)
+                    value = (poly * w) << shift
                     old = nxt.get(new)
                     nxt[new] = value if old is None else old + value
                 if moves:
-                    record.append((state, poly, tuple(moves)))
-                spent += heavy * (1 + len(moves))
-                if spent > room >= 0:
-                    _overdraw(budget, spent)
+                    record.append((state, poly, moves))  # (a list of its own per state)
+                    moved += len(moves)
+                if checked:
+                    spent += heavy * (1 + len(moves))
+                    if spent > room:
+                        _overdraw(budget, spent)
+            if not checked:
+                spent = heavy * (len(layer) + moved)
         so_far += size
         longest = max(map(int.bit_length, nxt.values()), default=0)
         if so_far > limit and longest > cap_bits:  # (only then can a total pass the cap)
@@ -259,7 +415,7 @@ def _backward(
     after = 0  # cells of the groups after this step
     for i in range(len(steps) - 1, -1, -1):
         size = steps[i][0]
-        weights = steps[i][5]
+        weights = steps[i][4]
         here: dict[int, int] = {}
         total = 0
         closing = closings[i]
@@ -341,6 +497,34 @@ def _unpacked(part: Part, order: list[int], final: int, sums: list[int], width: 
     return Counted(part.cells, part.sizes, low, [(final >> s) & mask for s in shifts], by_group)
 
 
+Moves = tuple[list[tuple[tuple[int, int], ...]], list[tuple[tuple[int, int, int], ...]]]
+"""Per group size: a finishing group's moves by its mines, a branching group's (``_moves``)."""
+_MOVES: dict[int, Moves] = {}
+"""The listing's moves by coefficient width (``_moves``), kept across components: a board's
+components have a few widths, a process seldom more than a hundred (cleared past 128, about
+12 kB each)."""
+
+
+def _moves(width: int, top: int = 0) -> Moves:
+    """Per group size, a listing step's moves at ``width``: for a group that finishes a
+    number, ``(C(s, m), m*width)`` indexed by ``m`` (its mines are the need); for one that
+    branches, the ``(m, C(s, m), m*width)`` triples from ``m = 1``. A move then looks up no
+    binomial and works out no shift. Sizes to 8 (a group's cells all touch one number) or
+    ``top``; only those to 8 are kept."""
+    closing = []
+    branching = []
+    for size in range(max(len(ROWS) - 1, top) + 1):
+        row = binomials(size)
+        closing.append(tuple((row[m], m * width) for m in range(size + 1)))
+        branching.append(tuple((m, row[m], m * width) for m in range(1, size + 1)))
+    table = closing, branching
+    if top < len(ROWS):
+        if len(_MOVES) >= 128:
+            _MOVES.clear()
+        _MOVES[width] = table
+    return table
+
+
 def _overdraw(budget: Budget | None, units: int) -> None:
     """Spend ``units`` the budget does not have: raises ``TooHard``."""
     if budget is not None:
@@ -352,79 +536,125 @@ class _TooMany(Exception):
 
 
 def _listed(
-    part: Part, order: list[int], limit: int, budget: Budget | None, ordered: int = 0
+    part: Part,
+    order: list[int],
+    limit: int,
+    budget: Budget | None,
+    ordered: int = 0,
+    spread: int = 0,
 ) -> Counted | None:
     """Every layout of the component by a bounded depth-first search over ``order``, or None
-    when there are too many to list (``LISTED_NODES`` search steps; module docstring).
-    ``ordered``: the work units finding ``order`` took, spent with the search's."""
-    steps, guards = _steps(part, order)
-    width = sum(part.sizes) + 4
-    depth = len(steps)
-    sums = [0] * depth
+    when there are too many to list (``LISTED_NODES`` search steps; module docstring) or,
+    with a ``spread``, when the choices of its branching groups multiply past it (``SPREAD``).
+    ``ordered``: the work units finding ``order`` took, spent with the search's.
+
+    Each step's moves come precomputed for the component's coefficient width (``_moves``),
+    so a move looks up no binomial and works out no shift. A group that finishes a number
+    but holds no mines (its number already met) is passed in the same call, and a layout is
+    closed as soon as every need is met (the groups after hold no mines). The mine cap is
+    not checked per step: totals past it are cut from the polynomials at the end (it binds
+    on 1 of real play's 739 listed components, and a check costs every step)."""
+    touch, sizes = part.touch, part.sizes
+    guards = part.fields << 4
+    width = sum(sizes) + 4
+    closing, branching = _MOVES.get(width) or _moves(width)
+    if len(closing) <= max(sizes):  # (only on a board with more than 8 neighbours a cell)
+        closing, branching = _moves(width, max(sizes))
+    steps: list[tuple[int, int, int, Any]] = []
+    room = 0  # per number, the cells of the groups after this one (from the last group back)
+    later = 0  # the numbers of the groups after this one
+    choices = 1  # (the branching groups' choices, multiplied)
+    for g in reversed(order):
+        t = touch[g]
+        size = sizes[g]
+        capped = room | guards
+        room += size * t
+        finished = t & ~later  # touched, and nothing to come
+        later |= t
+        if finished:  # its mines are fixed: the need of the lowest number it finishes
+            close = (finished & -finished).bit_length() - 1
+            steps.append((t, capped, close, closing[size]))
+        else:
+            steps.append((t, capped, -1, branching[size]))
+            choices *= size + 1
+    if spread and choices > spread:
+        if budget is not None:
+            budget.spend(len(order) + ordered)  # (the order and the steps, thrown away)
+        return None
+    if ((room | guards) - part.needs) & guards != guards:  # a number needs more than it has
+        return Counted(part.cells, sizes, 0, [], [[] for _ in order])
+    steps.reverse()
+    sums = [0] * len(steps)  # per step, its group's mines by total
     nodes = LISTED_NODES
 
-    last = depth - 1
-    capped_total = limit < width - 4  # the mine cap can bind (fewer mines than cells)
-
-    def walk(i: int, state: int, ways: int, total: int) -> int:
+    def walk(i: int, state: int, ways: int, at: int) -> int:
+        # (never called with every need met: the caller returns one way instead)
+        w: int  # (a move's binomial and shift: the steps' moves are typed loosely)
+        shift: int
         nonlocal nodes
-        nodes -= 1
-        if nodes < 0:
-            raise _TooMany
-        size, touch, high_touch, capped, close, weights = steps[i]
-        if close >= 0:
-            m = (state >> close) & 15  # (NEED_MASK)
-            if m > size or (capped_total and total + m > limit):
-                return 0
-            x = (state | guards) - m * touch
-            if x & high_touch != high_touch:
-                return 0
-            new = x ^ guards
-            if i == last:  # the last group closes every number: a layout iff none needs more
-                if new:
+        nodes -= 1  # (checked where the search branches: a run of other steps is short)
+        touch, capped, close, moves = steps[i]
+        while close >= 0:  # the group finishes a number: its mines are that number's need
+            m = (state >> close) & 15  # (NEED_MASK; never past the group's cells: the room)
+            if not m:  # none: the state goes on as it is, to the next group, in this call
+                if (capped - state) & guards != guards:
                     return 0
-                if not m:
-                    return 1
-                value = weights[m] << (m * width)
-                sums[i] += (ways * m * value) << (total * width)
+                nodes -= 1  # (a search step all the same)
+                i += 1
+                touch, capped, close, moves = steps[i]
+                continue
+            x = (state | guards) - m * touch
+            new = x ^ guards
+            w, shift = moves[m]
+            if not new:  # every number met: the groups after hold no mines, one way
+                value = w << shift  # (a need below 0 would have left a bit in new)
+                sums[i] += (ways * m * value) << at
                 return value
-            if (capped - new) & guards != guards:
+            # a need below 0 clears its guard bit in x; one past the room, in the difference
+            if (capped - new) & x & guards != guards:
                 return 0
-            if not m:
-                return walk(i + 1, new, ways, total)
-            w = weights[m]
-            child = walk(i + 1, new, ways * w, total + m)
+            child = walk(i + 1, new, ways * w, at + shift)
             if not child:
                 return 0
-            value = (child * w) << (m * width)
-            sums[i] += (ways * m * value) << (total * width)
+            value = (child * w) << shift
+            sums[i] += (ways * m * value) << at
             return value
+        if nodes < 0:
+            raise _TooMany
         # no mines here: every need stays, so only the room can fail
-        poly = walk(i + 1, state, ways, total) if (capped - state) & guards == guards else 0
+        poly = walk(i + 1, state, ways, at) if (capped - state) & guards == guards else 0
         mined = 0
         x = (state | guards) - touch
-        for m in range(1, size + 1):
-            if x & high_touch != high_touch or (capped_total and total + m > limit):
+        for m, w, shift in moves:
+            if x & guards != guards:
                 break
             new = x ^ guards
             x -= touch
+            if not new:  # every number met: no more mines here, none after
+                value = w << shift
+                poly += value
+                mined += m * value
+                break
             if (capped - new) & guards != guards:
                 continue
-            w = weights[m]
-            child = walk(i + 1, new, ways * w, total + m)
+            child = walk(i + 1, new, ways * w, at + shift)
             if child:
-                value = (child * w) << (m * width)
+                value = (child * w) << shift
                 poly += value
                 mined += m * value
         if mined:
-            sums[i] += (ways * mined) << (total * width)
+            sums[i] += (ways * mined) << at
         return poly
 
     try:
-        final = walk(0, part.needs, 1, 0)
+        final = walk(0, part.needs, 1, 0) if part.needs else 1  # (every need met: no mines)
     except _TooMany:
         return None
     finally:
         if budget is not None:
-            budget.spend(NODE_COST * (LISTED_NODES - max(nodes, 0)) + ordered)
+            budget.spend(NODE_COST * (LISTED_NODES - nodes) + ordered)
+    if limit < width - 4:  # fewer mines left than cells: cut the totals past the cap
+        cap = (1 << (limit + 1) * width) - 1
+        final &= cap
+        sums = [total & cap for total in sums]
     return _unpacked(part, order, final, sums, width)
