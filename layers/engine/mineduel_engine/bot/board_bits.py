@@ -67,11 +67,6 @@ Planes = tuple[int, int, int, int]
 ZERO: Planes = (0, 0, 0, 0)
 
 
-def differ(x: Planes, y: Planes) -> int:
-    """The cells where ``x`` and ``y`` differ."""
-    return (x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])
-
-
 def below(x: Planes, y: Planes) -> int:
     """The cells where ``x < y`` (the borrow out of ``x - y``; the planes written out, not
     looped over: a loop's pairs of planes cost a third of the call)."""
