@@ -149,12 +149,15 @@ def split(
         sigs.append(sig)
         cells.append(group)
         packed = unit[top]
-        if sig.bit_count() > 1:  # (most groups of the frontier's edges touch one number)
+        count = sig.bit_count()
+        if count > 1:  # (most groups of the frontier's edges touch one number)
             sig ^= 1 << (top - 1)  # noqa: PLW2901 (the signature is taken apart bit by bit)
-            while sig:
+            while count > 2:  # (the last number is read off without taking it away)
                 top = sig.bit_length()
                 packed |= unit[top]
                 sig ^= 1 << (top - 1)  # noqa: PLW2901
+                count -= 1
+            packed |= unit[sig.bit_length()]
         touch.append(packed)
     for (sigs, cells, touch), mask, needed, top_bit in shapes:
         parts.append(
