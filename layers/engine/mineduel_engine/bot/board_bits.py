@@ -106,8 +106,9 @@ def mask_of(cells: Iterable[int]) -> int:
 def cells_of(mask: int) -> list[int]:
     """The cells of ``mask``, in index order.
 
-    A sparse set is walked bit by bit from the top (``bit_length`` finds the highest one: two
-    integer operations a cell, where isolating the lowest, ``mask & -mask``, takes three). A
+    A sparse set is walked bit by bit from the top (``bit_length`` finds the highest one, and
+    its bit is taken away with a power of two from a table below cell 256: one operation on a
+    board-wide integer a cell, where isolating the lowest, ``mask & -mask``, takes three). A
     dense one below cell 256 (a 16x16 board's) is read a byte at a time: each byte's cells
     are looked up as bytes (``_byte_cells``), joined and listed, all in C, half the time of
     picking the binary digits by ``compress``, which is what a set reaching past cell 255
@@ -120,10 +121,17 @@ def cells_of(mask: int) -> list[int]:
             return list(b"".join(map(getitem, _byte_cells(), data)))
         return list(compress(_INDEXES, bin(mask)[:1:-1].encode().translate(_ONES)))
     found = []
-    while mask:
-        top = mask.bit_length() - 1
-        found.append(top)
+    try:
+        while mask:
+            top = mask.bit_length() - 1
+            found.append(top)
+            mask ^= _POWERS[top]  # (a stored power: ``1 << top`` builds a board-wide integer)
+    except IndexError:  # a cell past the table's (a board larger than 16 x 16): by shifts
         mask ^= 1 << top
+        while mask:
+            top = mask.bit_length() - 1
+            found.append(top)
+            mask ^= 1 << top
     found.reverse()
     return found
 
@@ -134,6 +142,9 @@ DENSE = 20
 
 TABLE_CELLS = 256
 """The cells ``cells_of`` reads by byte table: a cell's index must fit in a byte."""
+
+_POWERS = tuple(1 << cell for cell in range(TABLE_CELLS))
+"""``1 << cell`` for the cells of a 16 x 16 board (about 14 kB): looked up, not built a cell."""
 
 _ONES = bytes.maketrans(b"01", b"\x00\x01")
 _INDEXES = range(1 << 16)  # more cells than any board has
