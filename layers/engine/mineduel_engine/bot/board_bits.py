@@ -27,6 +27,7 @@ class Grid:
     full: int  # every cell
     not_first_col: int  # every cell but those of column 0
     not_last_col: int  # every cell but those of the last column
+    powers: tuple[int, ...]  # ``powers[c]`` is ``1 << c``, kept: looked up, not built each time
 
     def dilate(self, cells: int) -> int:
         """``cells`` and every neighbour of one of them (eight shifts, no loop over cells)."""
@@ -87,7 +88,8 @@ def grid(width: int, height: int) -> Grid:
     first = mask_of(r * width for r in range(height))
     last = mask_of(r * width + width - 1 for r in range(height))
     full = (1 << size) - 1
-    return Grid(width, height, around, full, full & ~first, full & ~last)
+    powers = tuple(1 << cell for cell in range(size))
+    return Grid(width, height, around, full, full & ~first, full & ~last, powers)
 
 
 FIELD = 5

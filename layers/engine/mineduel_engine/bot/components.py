@@ -121,6 +121,7 @@ def split(
         budget.spend((todo.bit_count() + len(by_sig) * (1 + len(linked))) // 3)
     parts = kept
     needs, index = settled.needs, settled.index
+    powers = area.powers
     # Each component's numbers get their packed fields (in cell order, counted down from the
     # highest) and point to the component's lists, by their cell index + 1 (a small integer,
     # hashed at once, read off a signature by ``bit_length`` without building a new board-wide
@@ -137,7 +138,7 @@ def split(
         rest = mask
         while rest:
             top = rest.bit_length()
-            rest ^= 1 << (top - 1)
+            rest ^= powers[top - 1]
             unit[top] = bit
             owner[top] = lists
             needed |= needs[index[top - 1]] * bit
@@ -151,11 +152,11 @@ def split(
         packed = unit[top]
         count = sig.bit_count()
         if count > 1:  # (most groups of the frontier's edges touch one number)
-            sig ^= 1 << (top - 1)  # noqa: PLW2901 (the signature is taken apart bit by bit)
+            sig ^= powers[top - 1]  # noqa: PLW2901 (the signature is taken apart bit by bit)
             while count > 2:  # (the last number is read off without taking it away)
                 top = sig.bit_length()
                 packed |= unit[top]
-                sig ^= 1 << (top - 1)  # noqa: PLW2901
+                sig ^= powers[top - 1]  # noqa: PLW2901
                 count -= 1
             packed |= unit[sig.bit_length()]
         touch.append(packed)
