@@ -128,10 +128,10 @@ def split(
     # integer), so each group joins its component in one look-up, not one AND per component:
     # an operation on a board-wide integer costs about three on small ones.
     unit: dict[int, int] = {}  # a number's cell index + 1 -> its field in its component
-    owner: dict[int, tuple[list[int], list[list[int]], list[int]]] = {}
+    owner: dict[int, tuple[list[int], list[list[int]], list[int], list[int]]] = {}
     shapes = []
     for mask in linked:
-        lists: tuple[list[int], list[list[int]], list[int]] = ([], [], [])
+        lists: tuple[list[int], list[list[int]], list[int], list[int]] = ([], [], [], [])
         count = mask.bit_count()
         bit = top_bit = 1 << (FIELD * (count - 1))
         needed = 0
@@ -146,9 +146,10 @@ def split(
         shapes.append((lists, mask, needed, top_bit))
     for sig, group in by_sig.items():
         top = sig.bit_length()
-        sigs, cells, touch = owner[top]
+        sigs, cells, touch, sizes = owner[top]
         sigs.append(sig)
         cells.append(group)
+        sizes.append(len(group))
         packed = unit[top]
         count = sig.bit_count()
         if count > 1:  # (most groups of the frontier's edges touch one number)
@@ -160,12 +161,12 @@ def split(
                 count -= 1
             packed |= unit[sig.bit_length()]
         touch.append(packed)
-    for (sigs, cells, touch), mask, needed, top_bit in shapes:
+    for (sigs, cells, touch, sizes), mask, needed, top_bit in shapes:
         parts.append(
             Part(
                 sigs,
                 cells,
-                list(map(len, cells)),
+                sizes,
                 touch,
                 mask,
                 ((top_bit << FIELD) - 1) // _FIELD_ONES,  # a 1 in each field: (32**k - 1) / 31

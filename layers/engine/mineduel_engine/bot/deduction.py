@@ -367,8 +367,16 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
     settled.mines = known_mines & ~flags
     settled.safe = safe
     settled.numbers = numbers
-    settled.hidden = [around[c] & unknown for c in numbers]
-    settled.needs = [DIGITS[text[c]] - (around[c] & known_mines).bit_count() for c in numbers]
+    # one pass over the numbers for both lists (a second comprehension is a second call)
+    hidden: list[int] = []
+    needs: list[int] = []
+    keep, need = hidden.append, needs.append
+    for c in numbers:
+        near = around[c]
+        keep(near & unknown)
+        need(DIGITS[text[c]] - (near & known_mines).bit_count())
+    settled.hidden = hidden
+    settled.needs = needs
     settled.index = dict(zip(numbers, range(len(numbers)), strict=True))
     settled.shown = live
     settled.mines_left = position.mines_left
