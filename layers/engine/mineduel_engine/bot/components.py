@@ -107,16 +107,32 @@ def split(
     # time; a spare empty list costs less than hashing a new group's key twice)
     for cell in cells_of(todo):
         setdefault(around[cell] & active, []).append(cell)
-    linked: list[int] = []  # the numbers of each component so far
+    # The groups are linked in cell order, and most touch only the component met last, or
+    # no component yet (a new one): two ANDs tell them apart from the rest, which walk the
+    # components (each in the order last touched) as every group once did.
+    linked: list[int] = []  # the numbers of each component but the last
+    last = rest = 0  # the numbers of the last component met; of the others together
     for sig in by_sig:
+        if not sig & rest:
+            if sig & last or not last:
+                last |= sig
+            else:
+                linked.append(last)
+                rest |= last
+                last = sig
+            continue
+        linked.append(last)
         apart = []
+        rest = 0
         for found in linked:
             if found & sig:
                 sig |= found  # noqa: PLW2901 (the group's numbers grow into its component's)
             else:
                 apart.append(found)
-        apart.append(sig)
+                rest |= found
         linked = apart
+        last = sig
+    linked.append(last)
     if budget is not None:  # about a third of a unit per cell and group merged (``budget``)
         budget.spend((todo.bit_count() + len(by_sig) * (1 + len(linked))) // 3)
     parts = kept
