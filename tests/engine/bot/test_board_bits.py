@@ -1,8 +1,9 @@
 """``cells_of`` against a plain reading of the bits, on every path it takes.
 
-A set of up to ``DENSE`` cells is walked bit by bit, a denser one below cell ``TABLE_CELLS``
+A set of up to ``DENSE`` cells is walked bit by bit (each bit taken away through a table of
+powers below cell ``TABLE_CELLS``, by a shift past it), a denser one below cell ``TABLE_CELLS``
 read a byte at a time through the byte tables, and a denser one reaching past it through its
-binary digits: the draws cover all three, and the sets that sit on each boundary.
+binary digits: the draws cover all of them, and the sets that sit on each boundary.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def test_dense_sets_below_the_table_limit_read_by_bytes(count: int, data: st.Dat
     assert cells_of(mask) == plainly(mask) == sorted(cells)
 
 
+@given(st.sets(st.integers(TABLE_CELLS - 40, TABLE_CELLS + 40), max_size=DENSE))
+def test_sparse_sets_across_the_table_of_powers(cells: set[int]) -> None:
+    mask = mask_of(cells)
+    assert cells_of(mask) == plainly(mask) == sorted(cells)
+
+
 def test_the_boundaries_of_each_path() -> None:
     every = (1 << TABLE_CELLS) - 1
     assert cells_of(every) == list(range(TABLE_CELLS))  # every table cell, each byte full
@@ -39,4 +46,5 @@ def test_the_boundaries_of_each_path() -> None:
     assert cells_of((1 << DENSE) - 1) == list(range(DENSE))  # just sparse
     top = 1 << (TABLE_CELLS - 1)
     assert cells_of(top | ((1 << DENSE) - 1)) == [*range(DENSE), TABLE_CELLS - 1]
+    assert cells_of(top | (top << 1)) == [TABLE_CELLS - 1, TABLE_CELLS]  # the last power, one past
     assert cells_of(0) == []

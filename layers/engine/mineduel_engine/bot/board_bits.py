@@ -27,6 +27,7 @@ class Grid:
     full: int  # every cell
     not_first_col: int  # every cell but those of column 0
     not_last_col: int  # every cell but those of the last column
+    powers: tuple[int, ...]  # ``powers[c]`` is ``1 << c``, kept: looked up, not built each time
 
     def dilate(self, cells: int) -> int:
         """``cells`` and every neighbour of one of them (eight shifts, no loop over cells)."""
@@ -67,11 +68,6 @@ Planes = tuple[int, int, int, int]
 ZERO: Planes = (0, 0, 0, 0)
 
 
-def differ(x: Planes, y: Planes) -> int:
-    """The cells where ``x`` and ``y`` differ."""
-    return (x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])
-
-
 def below(x: Planes, y: Planes) -> int:
     """The cells where ``x < y`` (the borrow out of ``x - y``; the planes written out, not
     looped over: a loop's pairs of planes cost a third of the call)."""
@@ -92,7 +88,8 @@ def grid(width: int, height: int) -> Grid:
     first = mask_of(r * width for r in range(height))
     last = mask_of(r * width + width - 1 for r in range(height))
     full = (1 << size) - 1
-    return Grid(width, height, around, full, full & ~first, full & ~last)
+    powers = tuple(1 << cell for cell in range(size))
+    return Grid(width, height, around, full, full & ~first, full & ~last, powers)
 
 
 FIELD = 5
@@ -111,8 +108,9 @@ def mask_of(cells: Iterable[int]) -> int:
 def cells_of(mask: int) -> list[int]:
     """The cells of ``mask``, in index order.
 
-    A sparse set is walked bit by bit from the top (``bit_length`` finds the highest one: two
-    integer operations a cell, where isolating the lowest, ``mask & -mask``, takes three). A
+    A sparse set is walked bit by bit from the top (``bit_length`` finds the highest one, and
+    its bit is taken away with a power of two from a table below cell 256: one operation on a
+    board-wide integer a cell, where isolating the lowest, ``mask & -mask``, takes three). A
     dense one below cell 256 (a 16x16 board's) is read a byte at a time: each byte's cells
     are looked up as bytes (``_byte_cells``), joined and listed, all in C, half the time of
     picking the binary digits by ``compress``, which is what a set reaching past cell 255
@@ -125,10 +123,17 @@ def cells_of(mask: int) -> list[int]:
             return list(b"".join(map(getitem, _byte_cells(), data)))
         return list(compress(_INDEXES, bin(mask)[:1:-1].encode().translate(_ONES)))
     found = []
-    while mask:
-        top = mask.bit_length() - 1
-        found.append(top)
+    try:
+        while mask:
+            top = mask.bit_length() - 1
+            found.append(top)
+            mask ^= _POWERS[top]  # (a stored power: ``1 << top`` builds a board-wide integer)
+    except IndexError:  # a cell past the table's (a board larger than 16 x 16): by shifts
         mask ^= 1 << top
+        while mask:
+            top = mask.bit_length() - 1
+            found.append(top)
+            mask ^= 1 << top
     found.reverse()
     return found
 
@@ -139,6 +144,9 @@ DENSE = 20
 
 TABLE_CELLS = 256
 """The cells ``cells_of`` reads by byte table: a cell's index must fit in a byte."""
+
+_POWERS = tuple(1 << cell for cell in range(TABLE_CELLS))
+"""``1 << cell`` for the cells of a 16 x 16 board (about 14 kB): looked up, not built a cell."""
 
 _ONES = bytes.maketrans(b"01", b"\x00\x01")
 _INDEXES = range(1 << 16)  # more cells than any board has

@@ -102,66 +102,90 @@ def split(
             return kept, frontier
     around = area.around
     by_sig: dict[int, list[int]] = {}
-    get = by_sig.get
+    setdefault = by_sig.setdefault
+    # one look-up a cell (a signature is a board-wide integer, hashed digit by digit each
+    # time; a spare empty list costs less than hashing a new group's key twice)
     for cell in cells_of(todo):
-        sig = around[cell] & active
-        group = get(sig)
-        if group is None:
-            by_sig[sig] = [cell]
-        else:
-            group.append(cell)
-    linked: list[int] = []  # the numbers of each component so far
+        setdefault(around[cell] & active, []).append(cell)
+    # The groups are linked in cell order, and most touch only the component met last, or
+    # no component yet (a new one): two ANDs tell them apart from the rest, which walk the
+    # components (each in the order last touched) as every group once did.
+    linked: list[int] = []  # the numbers of each component but the last
+    last = rest = 0  # the numbers of the last component met; of the others together
     for sig in by_sig:
+        if not sig & rest:
+            if sig & last or not last:
+                last |= sig
+            else:
+                linked.append(last)
+                rest |= last
+                last = sig
+            continue
+        linked.append(last)
         apart = []
+        rest = 0
         for found in linked:
             if found & sig:
                 sig |= found  # noqa: PLW2901 (the group's numbers grow into its component's)
             else:
                 apart.append(found)
-        apart.append(sig)
+                rest |= found
         linked = apart
+        last = sig
+    linked.append(last)
     if budget is not None:  # about a third of a unit per cell and group merged (``budget``)
         budget.spend((todo.bit_count() + len(by_sig) * (1 + len(linked))) // 3)
     parts = kept
     needs, index = settled.needs, settled.index
-    alone = len(linked) == 1
+    powers = area.powers
+    # Each component's numbers get their packed fields (in cell order, counted down from the
+    # highest) and point to the component's lists, by their cell index + 1 (a small integer,
+    # hashed at once, read off a signature by ``bit_length`` without building a new board-wide
+    # integer), so each group joins its component in one look-up, not one AND per component:
+    # an operation on a board-wide integer costs about three on small ones.
+    unit: dict[int, int] = {}  # a number's cell index + 1 -> its field in its component
+    owner: dict[int, tuple[list[int], list[list[int]], list[int], list[int]]] = {}
+    shapes = []
     for mask in linked:
-        if alone:
-            sigs = list(by_sig)
-            cells = list(by_sig.values())
-        else:
-            sigs = [sig for sig in by_sig if sig & mask]
-            cells = [by_sig[sig] for sig in sigs]
-        # the component's own packed fields: its numbers in cell order, one field each, so a
-        # state is a few machine words however far along the board its numbers lie
-        unit: dict[int, int] = {}
+        lists: tuple[list[int], list[list[int]], list[int], list[int]] = ([], [], [], [])
+        count = mask.bit_count()
+        bit = top_bit = 1 << (FIELD * (count - 1))
         needed = 0
-        bit = 1
         rest = mask
         while rest:
-            low = rest & -rest
-            rest ^= low
-            unit[low] = bit
-            needed |= needs[index[low.bit_length() - 1]] * bit
-            bit <<= FIELD
-        touch = []
-        for sig in sigs:
-            packed = unit.get(sig)  # a group next to one number (the frontier's edges)
-            if packed is None:
-                packed = 0
-                while sig:
-                    low = sig & -sig
-                    sig ^= low  # noqa: PLW2901 (the signature is taken apart bit by bit)
-                    packed |= unit[low]
-            touch.append(packed)
+            top = rest.bit_length()
+            rest ^= powers[top - 1]
+            unit[top] = bit
+            owner[top] = lists
+            needed |= needs[index[top - 1]] * bit
+            bit >>= FIELD
+        shapes.append((lists, mask, needed, top_bit))
+    for sig, group in by_sig.items():
+        top = sig.bit_length()
+        sigs, cells, touch, sizes = owner[top]
+        sigs.append(sig)
+        cells.append(group)
+        sizes.append(len(group))
+        packed = unit[top]
+        count = sig.bit_count()
+        if count > 1:  # (most groups of the frontier's edges touch one number)
+            sig ^= powers[top - 1]  # noqa: PLW2901 (the signature is taken apart bit by bit)
+            while count > 2:  # (the last number is read off without taking it away)
+                top = sig.bit_length()
+                packed |= unit[top]
+                sig ^= powers[top - 1]  # noqa: PLW2901
+                count -= 1
+            packed |= unit[sig.bit_length()]
+        touch.append(packed)
+    for (sigs, cells, touch, sizes), mask, needed, top_bit in shapes:
         parts.append(
             Part(
                 sigs,
                 cells,
-                list(map(len, cells)),
+                sizes,
                 touch,
                 mask,
-                (bit - 1) // _FIELD_ONES,  # a 1 in each field: (32**k - 1) / 31
+                ((top_bit << FIELD) - 1) // _FIELD_ONES,  # a 1 in each field: (32**k - 1) / 31
                 needed,
                 None,  # its cells, as bits: only a look-ahead board needs them (above)
             )

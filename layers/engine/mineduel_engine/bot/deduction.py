@@ -20,7 +20,7 @@ looked at again, until nothing changes. A demand that can no longer be met raise
 
 from __future__ import annotations
 
-from .board_bits import Grid, below, cells_of, differ, grid, mark_table, marks, reversed_board
+from .board_bits import Grid, below, cells_of, grid, mark_table, marks, reversed_board
 from .budget import Budget
 from .position import Position
 
@@ -311,26 +311,50 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
     around_mines = area.counts(known_mines)
     reach = area.counts(unknown | known_mines)
     rounds = 0
+    # A rule is read again only once what it reads has changed: the mine rule (need = mines
+    # and unknown cells) after new safe cells, the safe rule (need = mines) after new mines.
+    # Read on the same counts, a rule finds nothing new (its cells were settled when it last
+    # read them), so a round that skips it settles what the round before would have. Both
+    # read every number shown (one with no unknown neighbour settles nothing), and the
+    # numbers still open are found once, at the end. The grid's dilation and the planes'
+    # comparison are written out (a call costs about as much as its dozen integer operations).
+    width, not_first, not_last = area.width, area.not_first_col, area.not_last_col
+    d0, d1, d2, d3 = digits
+    reach_new = mines_new = True
     while True:
         # mines first, then safe cells judged on the mines just found: a chain that alternates
         # (a mine completes a number, whose other cells are then safe) takes one round a link
         # pair, not one a link
         rounds += 1
-        live = shown & area.dilate(unknown)
-        full = live & ~differ(digits, reach)
-        grow_mines = area.dilate(full) & unknown if full else 0
-        if grow_mines:
-            unknown &= ~grow_mines
-            known_mines |= grow_mines
-            around_mines = area.counts(known_mines)  # (mines or unknown: ``reach`` is as it was)
-        empty = live & ~differ(digits, around_mines)
-        grow_safe = area.dilate(empty) & unknown if empty else 0
-        if grow_safe:
-            unknown &= ~grow_safe
-            safe |= grow_safe
-            reach = area.counts(unknown | known_mines)
-        elif not grow_mines:
+        grow_mines = grow_safe = 0
+        if reach_new:
+            reach_new = False
+            r0, r1, r2, r3 = reach
+            full = shown & ~((d0 ^ r0) | (d1 ^ r1) | (d2 ^ r2) | (d3 ^ r3))
+            if full:
+                tall = full | (full << width) | (full >> width)
+                grow_mines = (tall | ((tall << 1) & not_first) | ((tall >> 1) & not_last)) & unknown
+                if grow_mines:
+                    unknown &= ~grow_mines
+                    known_mines |= grow_mines
+                    around_mines = area.counts(known_mines)  # (``reach`` is as it was)
+                    mines_new = True
+        if mines_new:
+            mines_new = False
+            m0, m1, m2, m3 = around_mines
+            empty = shown & ~((d0 ^ m0) | (d1 ^ m1) | (d2 ^ m2) | (d3 ^ m3))
+            if empty:
+                tall = empty | (empty << width) | (empty >> width)
+                grow_safe = (tall | ((tall << 1) & not_first) | ((tall >> 1) & not_last)) & unknown
+                if grow_safe:
+                    unknown &= ~grow_safe
+                    safe |= grow_safe
+                    reach = area.counts(unknown | known_mines)
+                    reach_new = True
+        if not (grow_mines or grow_safe):
             break
+    tall = unknown | (unknown << width) | (unknown >> width)
+    live = shown & (tall | ((tall << 1) & not_first) | ((tall >> 1) & not_last))
     # A number left with more mines around it than it shows, or fewer mines and unknown cells,
     # cannot be met (a cell both a mine and safe shows here too: its mine overfills the number
     # that made it safe).
@@ -343,8 +367,16 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
     settled.mines = known_mines & ~flags
     settled.safe = safe
     settled.numbers = numbers
-    settled.hidden = [around[c] & unknown for c in numbers]
-    settled.needs = [DIGITS[text[c]] - (around[c] & known_mines).bit_count() for c in numbers]
+    # one pass over the numbers for both lists (a second comprehension is a second call)
+    hidden: list[int] = []
+    needs: list[int] = []
+    keep, need = hidden.append, needs.append
+    for c in numbers:
+        near = around[c]
+        keep(near & unknown)
+        need(DIGITS[text[c]] - (near & known_mines).bit_count())
+    settled.hidden = hidden
+    settled.needs = needs
     settled.index = dict(zip(numbers, range(len(numbers)), strict=True))
     settled.shown = live
     settled.mines_left = position.mines_left
