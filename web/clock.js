@@ -30,7 +30,7 @@ export function heard(date, sent, received) {
 
 /** How far the server's clock is ahead of this device's, in ms (0 when nothing says it is off). */
 export function offset() {
-  return Math.min(Math.max(0, low), high === Infinity ? 0 : high);
+  return Math.min(Math.max(0, low), high);
 }
 
 /** The server's time now, in ms since the epoch (what deadlines are compared with). */
