@@ -25,7 +25,9 @@ from typing import Any
 
 import boto3
 import pytest
-from mineduel_service.platform import clock, keys
+from mineduel_engine import Field
+from mineduel_service.games import store
+from mineduel_service.platform import clock, crypto, keys
 from mineduel_service.platform.config import get_config, reset_config
 from mineduel_service.platform.observability import logger
 from moto import mock_aws
@@ -176,6 +178,20 @@ class Api:
         reply = self.call("POST", "/v1/games", token=token, body={"bots": 1, **body})
         assert reply.status == 201, reply.body
         return dict(reply.body)
+
+    def field(self, game_id: str, client_seeds: list[str] | None = None) -> Field:
+        """The game's field, opened from its stored seed as the commit function opens it.
+
+        For tests that need a game against the bot to go on: a tap on a known mine keeps the
+        turn (the bot does not move), so a handful of such taps can never end the game, where
+        taps on unknown cells hand the bot turns it may win with. ``client_seeds`` stands in
+        for the seats' own before the first commit sends one."""
+        record = store.get_game(game_id)
+        assert record is not None
+        seeds = client_seeds if client_seeds is not None else record.client_seeds
+        s = record.settings
+        seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
+        return Field.from_seed(seed, record.field_id, seeds, s.width, s.height, s.mines)
 
     def deadline_key(self, game_id: str) -> str | None:
         """The game's key in the sweeper's ``deadlines`` index, as the index itself holds it."""
