@@ -381,7 +381,13 @@ def test_a_turn_nobody_waits_for_has_no_schedule_and_the_sweeper_ends_it_never_e
     api = served_api
     token = api.guest()
     game_id = api.bot_game(token, move_deadline_s=SWEPT_DEADLINE_S)["game_id"]
-    assert api.commit(token, game_id, 8, 8, 0).status == 200  # and the bot replies
+    # A known safe cell showing a number: the bot replies from a board of one number, too
+    # little to take the 26 mines a win needs from (a tap on an unknown cell may flood a region
+    # the bot wins the game from, and a mine would not hand it the turn).
+    known = api.field(game_id)
+    safe = next(c for c in range(256) if not known.is_mine(c) and known.numbers[c] > 0)
+    moved = api.commit(token, game_id, *divmod(safe, 16), 0)
+    assert moved.status == 200 and moved.body["moves"][-1]["seat"] == 1, moved.body
     assert _schedules_of(game_id) == []  # neither created nor (at the end) deleted
     record = _stored(game_id)
     assert record.status == "active" and record.state.turn == 0 and not record.someone_waits
@@ -475,8 +481,12 @@ def test_a_turn_loses_its_schedule_when_the_other_person_leaves(served_api: Api)
     )
     game_id = game["game_id"]
     assert _schedules_of(game_id) == [f"turn-{game_id}-0"]  # alice to move, bob waits
-    moved = api.commit(alice, game_id, 8, 8, 0).body["game"]
-    assert moved["turn"]["seat"] in (0, 1)  # a person's turn, the other waits
+    # Alice opens a known safe cell showing a number: bob's turn, alice waits (a tap on an
+    # unknown cell might flood a region the bot, moving once bob is out, wins the game from).
+    known = api.field(game_id)
+    safe = next(c for c in range(256) if not known.is_mine(c) and known.numbers[c] > 0)
+    moved = api.commit(alice, game_id, *divmod(safe, 16), 0).body["game"]
+    assert moved["turn"]["seat"] == 1  # a person's turn, the other waits
     current = f"turn-{game_id}-{moved['move_count']}"
     assert _schedules_of(game_id) == sorted([f"turn-{game_id}-0", current])
     assert _schedule_input(game_id, moved["move_count"])["deadline"] == moved["turn"]["deadline"]
