@@ -25,11 +25,13 @@ from typing import Any
 
 import boto3
 import pytest
-from mineduel_engine import Field
+from mineduel_engine import Field, GameState, Move, rules_for
 from mineduel_service.games import store
 from mineduel_service.platform import clock, crypto, keys
 from mineduel_service.platform.config import get_config, reset_config
 from mineduel_service.platform.observability import logger
+from mineduel_service.play import advance
+from mineduel_service.play.bots import bot_replies
 from moto import mock_aws
 from moto.moto_server.werkzeug_app import (
     DomainDispatcherApplication,
@@ -192,6 +194,29 @@ class Api:
         s = record.settings
         seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
         return Field.from_seed(seed, record.field_id, seeds, s.width, s.height, s.mines)
+
+    def after(
+        self, game_id: str, field: Field, row: int, col: int, action: str = "tap"
+    ) -> tuple[GameState, list[Move]]:
+        """The game after the seat to move plays ``action`` at (row, col) on ``field`` and the
+        bots reply, as the commit will play them (a bot's choice is a function of the public
+        board and the commitment): the state then, and the moves played.
+
+        For tests whose move hands a bot the turn on a board it might win the game from (a bomb
+        opens 25 cells; a bot's own openings add up over replies): the test plays a move after
+        which, on the known field, the game goes on."""
+        record = store.get_game(game_id)
+        assert record is not None and record.state.turn is not None
+        rules = rules_for(record.settings.variant)
+
+        def play(s: GameState, seat: int, act: str, r: int, c: int) -> tuple[GameState, Move]:
+            return rules.play(s, field, seat, act, r, c)
+
+        state, move = play(record.state, record.state.turn, action, row, col)
+        kinds = [seat.kind for seat in record.seats]
+        level, limit = record.bot_level, advance.MAX_MOVES_PER_WRITE - 1
+        state, replies = bot_replies(state, kinds, record.commitment, level, play, limit)
+        return state, [move, *replies]
 
     def deadline_key(self, game_id: str) -> str | None:
         """The game's key in the sweeper's ``deadlines`` index, as the index itself holds it."""
