@@ -130,14 +130,22 @@ def test_an_action_the_variant_does_not_have_is_bad_action(api: Api) -> None:
 def test_a_second_bomb_and_a_bomb_while_ahead_are_refused(api: Api) -> None:
     token = api.guest()
     game = api.bot_game(token, variant="mineseeker", bot_level="easy")
-    first = api.commit(token, game["game_id"], 8, 8, 0, action="bomb")
+    # The bomb hands the bot the turn with 25 cells opened, from which it may win the game at
+    # once (2 or 3 boards in 1,000): bomb a cell after which, on the known field, it goes on.
+    known = api.field(game["game_id"])
+    row, col = next(
+        cell
+        for cell in [(8, 8), (3, 12), (12, 3), (12, 12)]
+        if not api.after(game["game_id"], known, *cell, "bomb")[0].finished
+    )
+    first = api.commit(token, game["game_id"], row, col, 0, action="bomb")
     assert first.status == 200, first.body
     assert first.body["moves"][0]["result"] == "bomb"
     assert first.body["game"]["seats"][0]["bomb_used"] is True
     now = first.body["game"]
-    if now["status"] == "active":
-        again = api.commit(token, game["game_id"], 3, 3, now["move_count"], action="bomb")
-        assert (again.status, again.error_code) == (409, "bomb-used")
+    assert now["status"] == "active" and now["turn"]["seat"] == 0, now
+    again = api.commit(token, game["game_id"], 3, 3, now["move_count"], action="bomb")
+    assert (again.status, again.error_code) == (409, "bomb-used")
     behind = api.bot_game(token, variant="mineseeker", bomb_when_behind=True)
     assert behind["options"] == {"bomb_when_behind": True}
     level = api.commit(token, behind["game_id"], 8, 8, 0, action="bomb")  # 0-0: not behind
