@@ -59,11 +59,19 @@ def test_a_commit_with_bot_replies_stays_within_budget(
 ) -> None:
     token = api.guest()
     game = api.bot_game(token)
+    # A known safe cell showing a number: the bot replies from one number, which leaves it to
+    # guess nearly all of the 26 mines a win needs (far below 1 in 10^9); an unknown cell's
+    # flood let it win at once about 1 time in 1,000, and a game's end counts its result (more
+    # writes). The test's look at the field must not spare the commit its decrypt: the seed is
+    # forgotten again.
+    known = api.field(game["game_id"])
+    safe = next(c for c in range(256) if not known.is_mine(c) and known.numbers[c] > 0)
+    crypto.clear_cache()
     calls.clear()
     headers = {"Idempotency-Key": "budget"} if idempotency else None
-    reply = api.commit(token, game["game_id"], 7, 7, 0, headers=headers)
+    reply = api.commit(token, game["game_id"], *divmod(safe, 16), 0, headers=headers)
     assert reply.status == 200
-    assert len(reply.body["moves"]) >= 1
+    assert len(reply.body["moves"]) >= 2 and reply.body["game"]["status"] == "active"
     reads = sum(n for name, n in calls.items() if name.split(".")[1] in READS)
     assert reads == 1, calls
     assert calls["dynamodb.TransactWriteItems"] == 1, calls
@@ -75,20 +83,37 @@ def test_a_commit_with_bot_replies_stays_within_budget(
 def test_a_multi_move_bot_reply_is_still_one_transaction(api: Api, calls: Counter[str]) -> None:
     token = api.guest()
     game = api.bot_game(token, bot_level="hard")
-    expected, board = 0, game["board"]
+    game_id = game["game_id"]
+    known = api.field(game_id)
+    crypto.clear_cache()  # the first commit decrypts the seed itself, as ever
+    expected = 0
     for _ in range(8):
-        row, col = next((r, c) for r in range(16) for c in range(16) if board[r][c] == ".")
+        # A safe tap whose reply, on the known field, is several bot moves (it finds a mine
+        # and goes on) and leaves the game running: from unknown cells the bot's replies won
+        # the game within eight about 1 time in 100, and a game's end counts its result.
+        cells = _stored_cells(game_id)
+        safe = (divmod(c, 16) for c in range(256) if cells[c] == "." and not known.is_mine(c))
+        row, col = next(
+            cell
+            for cell in safe
+            if not (after := api.after(game_id, known, *cell))[0].finished and len(after[1]) > 2
+        )
         calls.clear()
-        reply = api.commit(token, game["game_id"], row, col, expected)
+        reply = api.commit(token, game_id, row, col, expected)
         assert reply.status == 200
+        assert len(reply.body["moves"]) > 2 and reply.body["game"]["status"] == "active"
         assert calls["dynamodb.TransactWriteItems"] == 1
         # The first commit decrypts the seed; later ones find it in this environment's memory.
         assert _by_service(calls, "dynamodb") == 2
         assert _by_service(calls, "kms") == (1 if expected == 0 else 0), calls
         assert _by_service(calls, "scheduler") == 0
-        if reply.body["game"]["status"] != "active":
-            break
-        board, expected = reply.body["game"]["board"], reply.body["game"]["move_count"]
+        expected = reply.body["game"]["move_count"]
+
+
+def _stored_cells(game_id: str) -> tuple[str, ...]:
+    record = store.get_game(game_id)
+    assert record is not None
+    return record.state.cells
 
 
 def test_a_read_is_one_read_and_no_kms(api: Api, calls: Counter[str]) -> None:
@@ -108,7 +133,12 @@ def test_a_game_against_the_bot_starts_and_ends_without_scheduler_calls(
     calls.clear()
     game = api.bot_game(token)
     assert game["status"] == "active"
-    api.commit(token, game["game_id"], 7, 7, 0)
+    # A known safe cell showing a number: the bot replies from one number, too little to win
+    # from (after an unknown cell it won about 1 time in 1,000, and the resignation then found
+    # the game over).
+    known = api.field(game["game_id"])
+    safe = next(c for c in range(256) if not known.is_mine(c) and known.numbers[c] > 0)
+    assert api.commit(token, game["game_id"], *divmod(safe, 16), 0).status == 200
     ended = api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token).body
     assert ended["status"] == "finished"
     assert _by_service(calls, "scheduler") == 0, calls
