@@ -32,7 +32,7 @@ ROUNDS = 8
 def _safe_number(game_id: str) -> tuple[int, int]:
     """A safe cell showing a number, from the game's field read off the stack this test runs (in
     this process, as only a test can): the bot replies to it from one number, too little to win
-    the game from (after a tap on an unknown cell it may win at once, about 1 time in 1,000)."""
+    the game from (after a tap on an unknown cell it may win at once: up to 1 time in 1,000)."""
     record = store.get_game(game_id)
     assert record is not None
     field = field_for(record, record.seats, crypto.decrypt_seed(record.seed_ciphertext, game_id))
