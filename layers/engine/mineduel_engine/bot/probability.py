@@ -235,7 +235,7 @@ def _combine(
         result.add_fixed(fixed)
     if len(varying) == 1:  # its totals are worth the free cells' layouts alone
         comp = varying[0]
-        result.add_groups(comp.cells, comp.sizes, _weighed(ways, comp.marginals), scaled)
+        result.add_groups(comp, ways, scaled)
     else:
         # (the zips here pair lists of one length, and pass no ``strict=True``: a keyword
         # argument sends ``zip`` down its slow path, 380 against 140 ns a call, a few a
@@ -252,7 +252,7 @@ def _combine(
                 del worth[len(comp.totals) :]
             else:
                 worth = [sum(map(mul, others, ways[k:])) for k in range(len(comp.totals))]
-            result.add_groups(comp.cells, comp.sizes, _weighed(worth, comp.marginals), scaled)
+            result.add_groups(comp, worth, scaled)
     return comb(free, bottom) * scaled // divisor * fixed_ways, shape
 
 
@@ -298,22 +298,36 @@ class _Chances:
         if cells and numerator in (denominator, 0):
             (self.certain if numerator else self.safe).extend(cells_of(cells))
 
-    def add_groups(
-        self, groups: list[list[int]], sizes: list[int], numerators: list[int], scale: int
-    ) -> None:
-        """A component's groups at once: every cell of ``groups[g]`` is a mine with chance
-        ``numerators[g] / (scale * sizes[g])`` (one call per component, not per group)."""
+    def add_groups(self, comp: Counted, weights: list[int], scale: int) -> None:
+        """A component's groups at once: every cell of group ``g`` is a mine with chance
+        ``numerators[g] / (scale * sizes[g])``, its numerator its mines by total weighed by
+        ``weights`` (``_weighed``). With two totals (most components) each numerator is
+        worked out in the loop, not listed first."""
         mine = self.mine
         certain = self.certain
         safe = self.safe
-        for cells, size, numerator in zip(groups, sizes, numerators):  # noqa: B905
+        if len(weights) == 2 == len(comp.totals):
+            first, second = weights
+            for cells, size, (a, b) in zip(comp.cells, comp.sizes, comp.marginals):  # noqa: B905
+                numerator = first * a + second * b
+                denominator = scale * size
+                chance = numerator / denominator
+                for cell in cells:
+                    mine[cell] = chance
+                if numerator == denominator:
+                    certain.extend(cells)
+                elif not numerator:
+                    safe.extend(cells)
+            return
+        numerators = _weighed(weights, comp.marginals)
+        for cells, size, numerator in zip(comp.cells, comp.sizes, numerators):  # noqa: B905
             denominator = scale * size
             chance = numerator / denominator
             for cell in cells:  # (a group is a few cells: a loop beats building a dict)
                 mine[cell] = chance
             if numerator == denominator:
                 certain.extend(cells)
-            elif numerator == 0:
+            elif not numerator:
                 safe.extend(cells)
 
     def add_fixed(self, comps: list[Counted]) -> None:
@@ -361,11 +375,9 @@ class _Tally:
         self.certain = 0
         self.best = 0.0
 
-    def add_groups(
-        self, groups: list[list[int]], sizes: list[int], numerators: list[int], scale: int
-    ) -> None:
+    def add_groups(self, comp: Counted, weights: list[int], scale: int) -> None:
         """A component's groups at once (``_Chances.add_groups``)."""
-        for size, numerator in zip(sizes, numerators):  # noqa: B905
+        for size, numerator in zip(comp.sizes, _weighed(weights, comp.marginals)):  # noqa: B905
             self._count(size, numerator, scale * size)
 
     def add_fixed(self, comps: list[Counted]) -> None:
