@@ -214,10 +214,16 @@ def _combine(
     if low > rest:
         raise Inconsistent("no mine layout fits the board and the mine count")
     # everything[k]: the layouts of the varying components together with low + k mines
-    others_of, everything = _others(varying, rest - low)
-    # ways[k]: the layouts of the free cells when the components hold low + k mines,
-    # C(free, rest - low - k), for the totals they can reach (one binomial, then a step each)
-    ways = _binomial_window(free, rest, low, low + len(everything) - 1)
+    top = rest - low  # the most mines the free cells can hold
+    others_of, everything = _others(varying, top)
+    bottom = top - len(everything) + 1  # the fewest
+    if bottom > free:
+        raise Inconsistent("no mine layout fits the board and the mine count")
+    # ways[k]: the layouts of the free cells when the components hold low + k mines, in
+    # proportion (C(free, top - k) times divisor / C(free, bottom): every chance is a ratio of
+    # sums linear in them, so the same rational and the same correctly rounded float, and
+    # small integers keep every product and division on one or two machine words)
+    ways, divisor = _binomial_ratios(free, bottom, len(everything))
     scaled = sum(map(mul, everything, ways))
     if scaled == 0:
         raise Inconsistent("no mine layout fits the board and the mine count")
@@ -225,34 +231,55 @@ def _combine(
     if free:
         # each free cell holds a mine in C(free - 1, rest - t - 1) = C(free, rest - t) * (rest - t)
         # / free of the free layouts
-        tail = rest - low
-        loose = sum(map(mul, map(mul, everything, ways), range(tail, tail - len(ways), -1)))
+        loose = sum(map(mul, map(mul, everything, ways), range(top, bottom - 1, -1)))
         spread = scaled * free
     result.add_free(settled.covered, free_cells, loose, spread)  # first: the table starts here
     result.add_known(settled.mines, settled.safe)
-    for comp in fixed:
-        result.add_groups(
-            comp.cells, comp.sizes, [mined[0] for mined in comp.marginals], comp.totals[0]
-        )
+    if fixed:
+        result.add_fixed(fixed)
     if len(varying) == 1:  # its totals are worth the free cells' layouts alone
         comp = varying[0]
-        numerators = [sum(map(mul, ways, mined)) for mined in comp.marginals]
-        result.add_groups(comp.cells, comp.sizes, numerators, scaled)
+        result.add_groups(comp, ways, scaled)
     else:
-        for comp, others in zip(varying, others_of, strict=True):
+        # (the zips here pair lists of one length, and pass no ``strict=True``: a keyword
+        # argument sends ``zip`` down its slow path, 380 against 140 ns a call, a few a
+        # component)
+        for comp, others in zip(varying, others_of):  # noqa: B905
             # worth[k]: the layouts of everything else when this component holds low + k mines
-            # (where it has no layout its marginals are 0, so the worth there is never read)
-            worth = [sum(map(mul, others, ways[k:])) for k in range(len(comp.totals))]
-            numerators = [sum(map(mul, worth, mined)) for mined in comp.marginals]
-            result.add_groups(comp.cells, comp.sizes, numerators, scaled)
-    return scaled * fixed_ways, shape
+            # (where it has no layout its marginals are 0, so the worth there is never read;
+            # past the cap it is 0, and a shorter list weighs the same)
+            if len(others) == 2:  # (the others, two totals: each worth is two terms)
+                first, second = others
+                after = ways[1:]
+                after.append(0)  # (past the cap)
+                worth = [first * a + second * b for a, b in zip(ways, after)]  # noqa: B905
+                del worth[len(comp.totals) :]
+            else:
+                worth = [sum(map(mul, others, ways[k:])) for k in range(len(comp.totals))]
+            result.add_groups(comp, worth, scaled)
+    return comb(free, bottom) * scaled // divisor * fixed_ways, shape
+
+
+def _weighed(weights: list[int], marginals: list[list[int]]) -> list[int]:
+    """Each group's mines by total (``marginals``, of a component) weighed by ``weights`` by
+    total and summed (over the totals both hold), written out for two or three totals (most
+    components): a ``sum`` over a ``map`` per group cost more than the terms."""
+    size = len(marginals[0])  # (every group's marginals run over the component's totals)
+    if size == len(weights):
+        if size == 2:
+            first, second = weights
+            return [first * a + second * b for a, b in marginals]
+        if size == 3:
+            first, second, third = weights
+            return [first * a + second * b + third * c for a, b, c in marginals]
+    return [sum(map(mul, weights, mined)) for mined in marginals]
 
 
 class _Chances:
     """The chances as they are found: per cell, and the cells found certain either way
     (``_combine`` starts the table with ``add_free``, then hands the cells deduction settled to
-    ``add_known`` and a component's groups at a time to ``add_groups``, and takes ``cost`` work
-    units per component)."""
+    ``add_known``, the components of one total to ``add_fixed`` and a component's groups at a
+    time to ``add_groups``, and takes ``cost`` work units per component)."""
 
     __slots__ = ("certain", "mine", "safe")
     cost = COMBINE_COST
@@ -275,23 +302,57 @@ class _Chances:
         if cells and numerator in (denominator, 0):
             (self.certain if numerator else self.safe).extend(cells_of(cells))
 
-    def add_groups(
-        self, groups: list[list[int]], sizes: list[int], numerators: list[int], scale: int
-    ) -> None:
-        """A component's groups at once: every cell of ``groups[g]`` is a mine with chance
-        ``numerators[g] / (scale * sizes[g])`` (one call per component, not per group)."""
+    def add_groups(self, comp: Counted, weights: list[int], scale: int) -> None:
+        """A component's groups at once: every cell of group ``g`` is a mine with chance
+        ``numerators[g] / (scale * sizes[g])``, its numerator its mines by total weighed by
+        ``weights`` (``_weighed``). With two totals (most components) each numerator is
+        worked out in the loop, not listed first."""
         mine = self.mine
         certain = self.certain
         safe = self.safe
-        for cells, size, numerator in zip(groups, sizes, numerators, strict=True):
+        if len(weights) == 2 == len(comp.totals):
+            first, second = weights
+            for cells, size, (a, b) in zip(comp.cells, comp.sizes, comp.marginals):  # noqa: B905
+                numerator = first * a + second * b
+                denominator = scale * size
+                chance = numerator / denominator
+                for cell in cells:
+                    mine[cell] = chance
+                if numerator == denominator:
+                    certain.extend(cells)
+                elif not numerator:
+                    safe.extend(cells)
+            return
+        numerators = _weighed(weights, comp.marginals)
+        for cells, size, numerator in zip(comp.cells, comp.sizes, numerators):  # noqa: B905
             denominator = scale * size
             chance = numerator / denominator
             for cell in cells:  # (a group is a few cells: a loop beats building a dict)
                 mine[cell] = chance
             if numerator == denominator:
                 certain.extend(cells)
-            elif numerator == 0:
+            elif not numerator:
                 safe.extend(cells)
+
+    def add_fixed(self, comps: list[Counted]) -> None:
+        """The components whose layouts all hold the same number of mines: each group's
+        chance is its mines over its cells, read from its count as it stands (``add_groups``
+        without a list of numerators built per component)."""
+        mine = self.mine
+        certain = self.certain
+        safe = self.safe
+        for comp in comps:
+            scale = comp.totals[0]
+            for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals):  # noqa: B905
+                numerator = mined[0]
+                denominator = scale * size
+                chance = numerator / denominator
+                for cell in cells:
+                    mine[cell] = chance
+                if numerator == denominator:
+                    certain.extend(cells)
+                elif not numerator:
+                    safe.extend(cells)
 
     def add_known(self, mines: int, safe: int) -> None:
         """The cells deduction settled (bits): certain mines, and certain safe cells."""
@@ -318,12 +379,17 @@ class _Tally:
         self.certain = 0
         self.best = 0.0
 
-    def add_groups(
-        self, groups: list[list[int]], sizes: list[int], numerators: list[int], scale: int
-    ) -> None:
+    def add_groups(self, comp: Counted, weights: list[int], scale: int) -> None:
         """A component's groups at once (``_Chances.add_groups``)."""
-        for size, numerator in zip(sizes, numerators, strict=True):
+        for size, numerator in zip(comp.sizes, _weighed(weights, comp.marginals)):  # noqa: B905
             self._count(size, numerator, scale * size)
+
+    def add_fixed(self, comps: list[Counted]) -> None:
+        """The components of one total each (``_Chances.add_fixed``)."""
+        for comp in comps:
+            scale = comp.totals[0]
+            for size, mined in zip(comp.sizes, comp.marginals):  # noqa: B905
+                self._count(size, mined[0], scale * size)
 
     def add_known(self, mines: int, safe: int) -> None:
         """The cells deduction settled (bits): certain mines, and certain safe cells."""
@@ -375,21 +441,34 @@ def _others(varying: list[Counted], rest: int) -> tuple[list[Poly], Poly]:
     if len(varying) == 2:
         first, second = varying[0].totals, varying[1].totals
         return [second, first], _convolve(first, second, rest)
-    everything: Poly = [1]
-    for comp in varying:
+    everything = varying[0].totals[: rest + 1]
+    for comp in varying[1:]:
         everything = _convolve(everything, comp.totals, rest)
     return [_quotient(everything, comp.totals) for comp in varying], everything
 
 
 def _convolve(a: Poly, b: Poly, limit: int) -> Poly:
-    """The product of two polynomials, capped at degree ``limit`` (each coefficient one sum
-    over a slice of ``a`` and the reversed ``b``, in C)."""
-    backwards = b[::-1]
-    top = len(b) - 1
-    out = []
-    for n in range(min(len(a) + top, limit + 1)):
-        first = max(0, n - top)
-        out.append(sum(map(mul, a[first : n + 1], backwards[top - n + first :])))
+    """The product of two polynomials, capped at degree ``limit``: term by term, the shorter
+    one outside. The polynomials here are short (two to four totals on most boards), where
+    a sum in C per coefficient over two slices cost more than the terms (2.6 against 1.0 us
+    for two of two, and still 31 against 17 us for 19 by 22); a factor of two totals is one
+    pass over the other."""
+    if len(a) < len(b):
+        a, b = b, a
+    if len(b) == 2:  # (most components have two totals)
+        low, high = b
+        before = 0
+        out = []
+        for x in a:
+            out.append(x * low + before * high)
+            before = x
+        out.append(before * high)
+    else:
+        out = [0] * (len(a) + len(b) - 1)
+        for i, y in enumerate(b):
+            for j, x in enumerate(a, i):
+                out[j] += x * y
+    del out[limit + 1 :]
     return out
 
 
@@ -397,29 +476,48 @@ def _quotient(whole: Poly, factor: Poly) -> Poly:
     """``q`` with ``q * factor == whole`` on every coefficient ``whole`` holds, when ``whole``
     is ``factor`` times a polynomial, capped: synthetic division from the lowest coefficient,
     each step an exact integer division (``whole``'s cap only drops coefficients no step
-    reaches)."""
-    low = next(k for k, c in enumerate(factor) if c)
+    reaches), term by term as ``_convolve``."""
+    low = 0
+    while not factor[low]:  # (a component's count starts at a nonzero total: never here)
+        low += 1
     lead = factor[low]
-    tail = factor[low + 1 :]
     found: Poly = []
+    if len(factor) - low == 2:  # (two totals: one term a step)
+        step = factor[low + 1]
+        value = 0
+        for c in whole[low:]:
+            value = (c - step * value) // lead
+            found.append(value)
+        return found
+    tail = factor[low + 1 :]
     for n in range(len(whole) - low):
-        value = whole[n + low] - sum(map(mul, tail, reversed(found[max(0, n - len(tail)) :])))
+        value = whole[n + low]
+        for j, f in enumerate(tail[:n], 1):
+            value -= f * found[n - j]
         found.append(value // lead)
     return found
 
 
-def _binomial_window(n: int, rest: int, low: int, high: int) -> list[int]:
-    """``C(n, rest - t)`` for ``t`` in ``low..high`` (0 where ``rest - t`` is negative): one
-    binomial, then one multiplication and one exact division per step."""
-    high = min(high, rest)
-    k = rest - high
-    value = comb(n, k)
-    row = [value]
-    for k in range(rest - high, rest - low):
-        value = value * (n - k) // (k + 1)
-        row.append(value)
-    row.reverse()  # row[i] is C(n, rest - low - i)
-    return row
+def _binomial_ratios(n: int, bottom: int, length: int) -> tuple[list[int], int]:
+    """``row`` and ``divisor`` with ``C(n, bottom + length - 1 - i) = row[i] * C(n, bottom) /
+    divisor`` for ``i`` in ``0..length-1`` (``bottom <= n``): from ``C(n, bottom)`` each step up
+    is a factor ``(n - k) / (k + 1)``, so ``row[i]`` is the product of the numerators up to
+    its total and the denominators past it, and ``divisor`` of every denominator; small
+    integers, where the binomials of about 200 free cells run to 140 bits."""
+    if length < 3:  # (one or two totals: most boards)
+        return ([1], 1) if length == 1 else ([n - bottom, bottom + 1], bottom + 1)
+    ups = [1]  # ups[m]: (n - bottom) (n - bottom - 1) ... m factors (0 past n, as C is)
+    up = 1
+    for j in range(length - 1):
+        up *= n - bottom - j
+        ups.append(up)
+    row = [0] * length
+    down = 1  # the denominators of the steps past the total
+    for m in range(length - 1, 0, -1):
+        row[length - 1 - m] = ups[m] * down
+        down *= bottom + m
+    row[length - 1] = down
+    return row, down
 
 
 def reveal(position: Position, cell: int, number: int) -> Position:
