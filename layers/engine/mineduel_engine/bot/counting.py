@@ -53,13 +53,14 @@ from .ordering import frontier_order, lowest_first
 NEED_MASK = 15
 GUARD = 16
 
-LISTED_NODES = 300
+LISTED_NODES = 500
 """Components are first listed outright, layout by layout (cheaper than the programme when
 few layouts fit, as on most boards); past this many search steps the listing gives up and the
 programme counts the component instead, so a wide component costs at most this much extra.
 (200 before its steps got cheaper; with ``SPREAD`` at 512 rather than 256, the count of real
 play's components 1.163 -> 1.199 times main's, the stress boards' 1.056 -> 1.059,
-interleaved; 400 and 1024 were no better: 1.177 and 1.059.)"""
+interleaved; 400 and 1024 were no better: 1.177 and 1.059. 500 since the pair rule starts
+past 20 groups: ``SPREAD_FIRST``.)"""
 
 WIDE = 12
 """A state's polynomial costs one more work unit per move for every ``2**WIDE`` bits it holds
@@ -90,7 +91,7 @@ LISTED_GROUPS = 12
 
 SPREAD_GROUPS = 20
 SPREAD = 512
-SPREAD_FIRST = 6
+SPREAD_FIRST = 8
 """Components of ``LISTED_GROUPS`` to ``SPREAD_GROUPS`` groups are listed only when the
 choices of their branching groups (those that finish no number, in the listing's order)
 multiply to at most ``SPREAD``, and, tested first for nothing, when the groups less the
@@ -100,7 +101,16 @@ layouts, and a listing that gives up is work thrown away on the boards that cost
 real play's and the stress boards' components of 12 to 20 groups, 67 of 69 within 256
 fit 200 steps, 26 of 70 past it. With ``SPREAD`` at 256 and 200 steps, their count,
 interleaved: real play's 13 to 20 groups 4.44 -> 3.62 ms, the stress boards' 13.88 -> 14.26
-ms; with ``SPREAD_FIRST`` at 8, 4.38 -> 3.26 and 12.67 -> 13.51 ms; ``LISTED_NODES``.)"""
+ms; with ``SPREAD_FIRST`` at 8, 4.38 -> 3.26 and 12.67 -> 13.51 ms; ``LISTED_NODES``.)
+
+``SPREAD_FIRST`` 6 -> 8 and ``LISTED_NODES`` 300 -> 500 once the pair rule started past 20
+groups (it used to shrink these components first): of real play's components of 13 to 26
+groups, those the listing finishes it counts 1.4 to 3 times faster than the programme (21
+to 100 us against 56 to 137), and many with 7 or 8 branching groups fit few layouts. Whole
+solves of real play's boards whose largest component has 13 to 26 groups: 1.04 to 1.06
+times faster in total, median 1.00 to 1.03 (interleaved, fastest of 7, three runs); stress
+boards level (1.00). ``SPREAD_FIRST`` at 10 or no bound: real play 1.03 to 1.07, stress
+0.98 and 0.94; ``SPREAD`` at 1024: no better.)"""
 
 
 @dataclass(slots=True)
