@@ -31,7 +31,8 @@ its completions by mine total (so a group's mines are summed once per step, not 
 layout): past ``LISTED_NODES`` steps the listing gives up and the programme counts it. Its
 groups come lowest number first (``ordering.lowest_first``: each number's last group fixes
 its mines) past ``SMALL`` groups; past ``LISTED_GROUPS`` only a component whose branching
-groups have few choices between them is listed (``SPREAD``).
+groups have few choices between them is listed (``SPREAD``), from whichever end of its
+numbers leaves the fewer choices (``ordering.listing_order``).
 
 **Closed forms.** One, two or three groups need no search: a lone group's numbers fix its
 mines; of two groups one touches a number the other does not, which fixes both (at most one
@@ -48,7 +49,7 @@ from typing import Any
 
 from .budget import Budget
 from .components import Part
-from .ordering import frontier_order, lowest_first
+from .ordering import frontier_order, listing_order, lowest_first
 
 NEED_MASK = 15
 GUARD = 16
@@ -84,7 +85,10 @@ SMALL = 6
 
 SORTED = 8
 """The listing's order (``ordering.lowest_first``, one sort in C) costs a work unit per this
-many groups."""
+many groups. Past ``LISTED_GROUPS`` groups it is ``ordering.listing_order``, which picks
+the end of the numbers to start from: 37% fewer search steps on real play's components of
+13 to 20 groups, so their count 1.19 times faster in total (interleaved, fastest of 9); on 7
+to 12 groups, 2% fewer steps did not pay for the pick (0.95 times as fast)."""
 
 LISTED_GROUPS = 12
 """Components of up to this many groups are listed first (most fit few layouts)."""
@@ -157,7 +161,11 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
         groups <= SPREAD_GROUPS and groups - part.fields.bit_count() <= SPREAD_FIRST
     ):
         if groups > SMALL:
-            order = lowest_first(part.touch, part.fields.bit_length())
+            order = (
+                listing_order(part)
+                if groups > LISTED_GROUPS
+                else lowest_first(part.touch, part.fields.bit_length())
+            )
             ordered = groups // SORTED
         else:
             order, ordered = list(range(groups)), 0
