@@ -22,6 +22,8 @@ from mineduel_engine.bot.ordering import (
     breadth_first,
     far_end,
     frontier_order,
+    highest_first,
+    listing_order,
     lowest_first,
     width,
 )
@@ -123,6 +125,32 @@ def test_the_listing_order_takes_the_groups_by_their_lowest_number(position: Pos
         lowest = [(t & -t).bit_length() for t in part.touch]
         assert sorted(order) == list(range(len(part.sigs)))
         assert order == sorted(order, key=lambda g: (lowest[g], -part.touch[g]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards())
+def test_the_listing_order_may_take_the_numbers_from_the_last(position: Position) -> None:
+    """Highest number first, and among the groups of one number those reaching lower numbers
+    first: each number's last group is again the one that finishes it. The listing's order is
+    one of the two, and the listing counts the same over either."""
+    for part in parts_of(position):
+        span = part.fields.bit_length()
+        order = highest_first(part.touch, span)
+        highest = [t.bit_length() for t in part.touch]
+        lowest = [(t & -t).bit_length() for t in part.touch]
+        assert sorted(order) == list(range(len(part.sigs)))
+        assert order == sorted(order, key=lambda g: (-highest[g], lowest[g]))
+        assert listing_order(part) in (order, lowest_first(part.touch, span))
+        if len(part.sigs) > 1:
+            first = counting._listed(part, order, 60, None)
+            second = counting._listed(part, lowest_first(part.touch, span), 60, None)
+            if first is None or second is None:  # (past the listing's steps)
+                continue
+            assert (first.low, first.totals, first.marginals) == (
+                second.low,
+                second.totals,
+                second.marginals,
+            )
 
 
 @settings(max_examples=60, deadline=None)

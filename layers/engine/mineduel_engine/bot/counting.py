@@ -31,7 +31,8 @@ its completions by mine total (so a group's mines are summed once per step, not 
 layout): past ``LISTED_NODES`` steps the listing gives up and the programme counts it. Its
 groups come lowest number first (``ordering.lowest_first``: each number's last group fixes
 its mines) past ``SMALL`` groups; past ``LISTED_GROUPS`` only a component whose branching
-groups have few choices between them is listed (``SPREAD``).
+groups have few choices between them is listed (``SPREAD``), from whichever end of its
+numbers leaves the fewer choices (``ordering.listing_order``).
 
 **Closed forms.** One, two or three groups need no search: a lone group's numbers fix its
 mines; of two groups one touches a number the other does not, which fixes both (at most one
@@ -48,18 +49,19 @@ from typing import Any
 
 from .budget import Budget
 from .components import Part
-from .ordering import frontier_order, lowest_first
+from .ordering import frontier_order, listing_order, lowest_first
 
 NEED_MASK = 15
 GUARD = 16
 
-LISTED_NODES = 300
+LISTED_NODES = 500
 """Components are first listed outright, layout by layout (cheaper than the programme when
 few layouts fit, as on most boards); past this many search steps the listing gives up and the
 programme counts the component instead, so a wide component costs at most this much extra.
 (200 before its steps got cheaper; with ``SPREAD`` at 512 rather than 256, the count of real
 play's components 1.163 -> 1.199 times main's, the stress boards' 1.056 -> 1.059,
-interleaved; 400 and 1024 were no better: 1.177 and 1.059.)"""
+interleaved; 400 and 1024 were no better: 1.177 and 1.059. 500 since the pair rule starts
+past 20 groups: ``SPREAD_FIRST``.)"""
 
 WIDE = 12
 """A state's polynomial costs one more work unit per move for every ``2**WIDE`` bits it holds
@@ -83,14 +85,17 @@ SMALL = 6
 
 SORTED = 8
 """The listing's order (``ordering.lowest_first``, one sort in C) costs a work unit per this
-many groups."""
+many groups. Past ``LISTED_GROUPS`` groups it is ``ordering.listing_order``, which picks
+the end of the numbers to start from: 37% fewer search steps on real play's components of
+13 to 20 groups, so their count 1.19 times faster in total (interleaved, fastest of 9); on 7
+to 12 groups, 2% fewer steps did not pay for the pick (0.95 times as fast)."""
 
 LISTED_GROUPS = 12
 """Components of up to this many groups are listed first (most fit few layouts)."""
 
 SPREAD_GROUPS = 20
 SPREAD = 512
-SPREAD_FIRST = 6
+SPREAD_FIRST = 8
 """Components of ``LISTED_GROUPS`` to ``SPREAD_GROUPS`` groups are listed only when the
 choices of their branching groups (those that finish no number, in the listing's order)
 multiply to at most ``SPREAD``, and, tested first for nothing, when the groups less the
@@ -100,7 +105,16 @@ layouts, and a listing that gives up is work thrown away on the boards that cost
 real play's and the stress boards' components of 12 to 20 groups, 67 of 69 within 256
 fit 200 steps, 26 of 70 past it. With ``SPREAD`` at 256 and 200 steps, their count,
 interleaved: real play's 13 to 20 groups 4.44 -> 3.62 ms, the stress boards' 13.88 -> 14.26
-ms; with ``SPREAD_FIRST`` at 8, 4.38 -> 3.26 and 12.67 -> 13.51 ms; ``LISTED_NODES``.)"""
+ms; with ``SPREAD_FIRST`` at 8, 4.38 -> 3.26 and 12.67 -> 13.51 ms; ``LISTED_NODES``.)
+
+``SPREAD_FIRST`` 6 -> 8 and ``LISTED_NODES`` 300 -> 500 once the pair rule started past 20
+groups (it used to shrink these components first): of real play's components of 13 to 26
+groups, those the listing finishes it counts 1.4 to 3 times faster than the programme (21
+to 100 us against 56 to 137), and many with 7 or 8 branching groups fit few layouts. Whole
+solves of real play's boards whose largest component has 13 to 26 groups: 1.04 to 1.06
+times faster in total, median 1.00 to 1.03 (interleaved, fastest of 7, three runs); stress
+boards level (1.00). ``SPREAD_FIRST`` at 10 or no bound: real play 1.03 to 1.07, stress
+0.98 and 0.94; ``SPREAD`` at 1024: no better.)"""
 
 
 @dataclass(slots=True)
@@ -147,7 +161,11 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
         groups <= SPREAD_GROUPS and groups - part.fields.bit_count() <= SPREAD_FIRST
     ):
         if groups > SMALL:
-            order = lowest_first(part.touch, part.fields.bit_length())
+            order = (
+                listing_order(part)
+                if groups > LISTED_GROUPS
+                else lowest_first(part.touch, part.fields.bit_length())
+            )
             ordered = groups // SORTED
         else:
             order, ordered = list(range(groups)), 0
