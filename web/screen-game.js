@@ -210,6 +210,9 @@ export async function show(view, gameId) {
 
   function drawFooter(g, me) {
     const parts = [];
+    // Recorded as drawn: the ticker redraws when this changes, so a redraw for another reason (a
+    // refresh just past the deadline) must not leave it believing the footer shows otherwise.
+    state.deadlinePassed = Boolean(g.turn) && Date.parse(g.turn.deadline) < serverNow();
     if (me !== null && g.status === "active" && !g.seats[me].out) {
       const confirmBox = h("div", { class: "confirm", hidden: !state.confirming },
         h("p", {}, "Resign and lose this game?"),
@@ -221,7 +224,7 @@ export async function show(view, gameId) {
       if (!g.spectators_off) {
         parts.push(h("button", { type: "button", class: "subtle", onclick: (e) => act(e.currentTarget, footerError, async () => { show_(await api.del(`/v1/games/${gameId}/spectators`)); }) }, "Turn spectators off"));
       }
-      if (g.turn && g.turn.seat !== me && Date.parse(g.turn.deadline) < serverNow()) {
+      if (g.turn && g.turn.seat !== me && state.deadlinePassed) {
         parts.push(h("button", { type: "button", onclick: (e) => act(e.currentTarget, footerError, async () => { show_(await api.post(`/v1/games/${gameId}/timeout`, {})); }) }, "Claim the time-out"));
       }
     }
