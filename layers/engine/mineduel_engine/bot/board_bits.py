@@ -70,17 +70,6 @@ Planes = tuple[int, int, int, int]
 ZERO: Planes = (0, 0, 0, 0)
 
 
-def below(x: Planes, y: Planes) -> int:
-    """The cells where ``x < y`` (the borrow out of ``x - y``; the planes written out, not
-    looped over: a loop's pairs of planes cost a third of the call)."""
-    x0, x1, x2, x3 = x
-    y0, y1, y2, y3 = y
-    borrow = ~x0 & y0
-    borrow = (~x1 & y1) | (~(x1 ^ y1) & borrow)
-    borrow = (~x2 & y2) | (~(x2 ^ y2) & borrow)
-    return (~x3 & y3) | (~(x3 ^ y3) & borrow)
-
-
 @lru_cache(maxsize=16)
 def grid(width: int, height: int) -> Grid:
     """The cell sets of a board size (cached: a game's boards all share one)."""
