@@ -381,11 +381,22 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
     tall = live | (live << width) | (live >> width)
     frontier = unknown & (tall | ((tall << 1) & not_first) | ((tall >> 1) & not_last))
     # A number with no unsettled cell left must show its known mines exactly (``empty`` was
-    # judged on the last mines found); one with some, a need between none and all of them
-    # (checked below: one that needed none or all would have settled them in the last round).
-    # A cell both a mine and safe shows here too: its mine overfills the number that made it
-    # safe.
-    if (shown ^ live) & ~empty:
+    # judged on the last mines found); one with some, a need between none and all of them:
+    # none or all would have settled them in the last round, so it is enough that it shows
+    # no more than its mines and unsettled cells (the borrow out of reach - digit, written
+    # with XORs: an inversion costs an addition) and more than its mines (checked below, as
+    # its need is listed). A cell both a mine and safe shows here too: its mine overfills the
+    # number that made it safe.
+    r0, r1, r2, r3 = reach
+    t = r0 ^ d0
+    borrow = t & d0
+    t = r1 ^ d1
+    borrow = (t & d1) | ((borrow | t) ^ t)
+    t = r2 ^ d2
+    borrow = (t & d2) | ((borrow | t) ^ t)
+    t = r3 ^ d3
+    borrow = (t & d3) | ((borrow | t) ^ t)
+    if ((shown ^ live) & ~empty) | (live & borrow):
         raise Inconsistent("a number cannot be met")
     around = area.around
     numbers = cells_of(live)
@@ -402,7 +413,7 @@ def deduce(position: Position, budget: Budget | None = None) -> Settled:
         near = around[c]
         cells = near & unknown
         missing = DIGITS[text[c]] - (near & known_mines).bit_count()
-        if not 0 < missing < cells.bit_count():
+        if missing < 1:
             raise Inconsistent(f"the number at cell {c} cannot be met")
         keep(cells)
         need(missing)
