@@ -43,16 +43,18 @@ class Grid:
         At a cell not in ``cells`` that is its neighbours in ``cells``: what the single rule
         reads at an open number (never itself covered or flagged). The block is summed in two
         passes, each row's three cells (one full adder) and then three rows (two-bit adders):
-        29 integer operations, where summing the eight neighbours took 41.
+        27 integer operations, where summing the eight neighbours took 41. The row past the
+        board's last holds that row's counts from below, not cleared: every reader takes the
+        counts at cells of the board (two operations a call fewer, at about 5% of one).
         """
         if not cells:
             return ZERO
-        width, full = self.width, self.full
+        width = self.width
         left = (cells << 1) & self.not_first_col  # each cell's left neighbour's bit
         right = (cells >> 1) & self.not_last_col
         t = cells ^ left
         h0, h1 = t ^ right, (cells & left) | (t & right)  # the row of three, 0 to 3
-        u0, u1 = (h0 << width) & full, (h1 << width) & full  # the row above's count
+        u0, u1 = h0 << width, h1 << width  # the row above's count
         d0, d1 = h0 >> width, h1 >> width  # the row below's
         t = h0 ^ u0
         b0, k0 = t ^ d0, (h0 & u0) | (t & d0)  # ones, and a carry of two
@@ -66,17 +68,6 @@ Planes = tuple[int, int, int, int]
 """A small number (0 to 15) per cell: bit ``i`` of every cell's number is in plane ``i``."""
 
 ZERO: Planes = (0, 0, 0, 0)
-
-
-def below(x: Planes, y: Planes) -> int:
-    """The cells where ``x < y`` (the borrow out of ``x - y``; the planes written out, not
-    looped over: a loop's pairs of planes cost a third of the call)."""
-    x0, x1, x2, x3 = x
-    y0, y1, y2, y3 = y
-    borrow = ~x0 & y0
-    borrow = (~x1 & y1) | (~(x1 ^ y1) & borrow)
-    borrow = (~x2 & y2) | (~(x2 ^ y2) & borrow)
-    return (~x3 & y3) | (~(x3 ^ y3) & borrow)
 
 
 @lru_cache(maxsize=16)

@@ -75,14 +75,18 @@ def split(
     """
     area = settled.grid
     dilate = area.dilate
-    # A constraint's cells are its number's covered neighbours not settled (``deduction``
-    # keeps them so), so the numbers still open and the cells they touch are two dilations,
-    # not a pass over every constraint.
-    unsettled = settled.covered & ~(settled.mines | settled.safe)
-    active = settled.shown & dilate(unsettled)
+    frontier = settled.frontier
+    if frontier is None:
+        # A constraint's cells are its number's covered neighbours not settled (``deduction``
+        # keeps them so), so the numbers still open and the cells they touch are two
+        # dilations, not a pass over every constraint.
+        unsettled = settled.covered & ~(settled.mines | settled.safe)
+        active = settled.shown & dilate(unsettled)
+        frontier = dilate(active) & unsettled
+    else:  # as ``deduce`` left them: its numbers are the open ones
+        active = settled.shown
     if not active:
         return [], 0
-    frontier = dilate(active) & unsettled
     kept: list[Part] = []
     todo = frontier
     if base is not None:
