@@ -7,9 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mineduel_service.games import store
-from mineduel_service.platform import crypto
-from mineduel_service.play.advance import field_for
 
 from mineduel.benchmarks.cost import Bench
 from mineduel.benchmarks.fanout import (
@@ -24,6 +21,7 @@ from mineduel.benchmarks.metering import Call, Meter, Sample
 from mineduel.local.stack import start_local_stack
 from mineduel.template import load_template
 from mineduel.testing.api_client import ApiClient
+from mineduel.testing.fields import known_mines
 
 pytestmark = pytest.mark.http
 
@@ -50,19 +48,6 @@ def test_bus_events_are_billed_per_accepted_entry_and_64_kb_chunk() -> None:
     assert billed_bus_events(sample) == 1 + 2  # the failed entry is not put
 
 
-def _known_mines(game_id: str) -> list[tuple[int, int]]:
-    """The game's mines, from its field read off the stack this test runs (in this process, as
-    only a test can): a tap on one keeps the turn, so the game goes on whatever the field, where
-    the hard bot's reply to a tap on an unknown cell may win it at once (about 1 time in 1,000),
-    and an ending writes the game and puts a bus event more than the counts below expect."""
-    record = store.get_game(game_id)
-    assert record is not None
-    field = field_for(record, record.seats, crypto.decrypt_seed(record.seed_ciphertext, game_id))
-    crypto.clear_cache()  # (the commits open the seed themselves, as they would unobserved)
-    size = field.width * field.height
-    return [divmod(c, field.width) for c in range(size) if field.is_mine(c)]
-
-
 def test_the_fan_out_of_each_measured_write_is_charged_to_its_request() -> None:
     meter = Meter()  # before the stack, so the service's clients come from the hooked session
     stack = start_local_stack(port=0, poll_schedules=False)
@@ -76,7 +61,7 @@ def test_the_fan_out_of_each_measured_write_is_charged_to_its_request() -> None:
         bench.as_("create")
         game = player.create_game()
         path = f"/v1/games/{game['game_id']}"
-        mines = _known_mines(game["game_id"])
+        mines = known_mines(game["game_id"], forget=True)
         unmeasured = ApiClient(stack.api.handle, player.token).commit(game, *mines[0])
         assert unmeasured.status == 200
         game = bench.call(player, "get", "GET", path).json()

@@ -7,27 +7,13 @@ import json
 
 import pytest
 from mineduel_engine.analysis import analyze_document
-from mineduel_service.games import store
-from mineduel_service.platform import crypto
-from mineduel_service.play.advance import field_for
 
 from mineduel.cli import main as mineduel
 from mineduel.local.stack import RunningStack
 from mineduel.testing.accounts import new_guest, signed_in
+from mineduel.testing.fields import safe_number
 
 pytestmark = pytest.mark.http
-
-
-def _safe_number(game_id: str) -> tuple[int, int]:
-    """A safe cell showing a number, from the game's field read off the stack this test runs (in
-    this process, as only a test can): the bot replies to it from one number, too little to win
-    the game from (after a tap on an unknown cell it may win at once: up to 1 time in 1,000)."""
-    record = store.get_game(game_id)
-    assert record is not None
-    field = field_for(record, record.seats, crypto.decrypt_seed(record.seed_ciphertext, game_id))
-    size = field.width * field.height
-    cell = next(c for c in range(size) if not field.is_mine(c) and field.numbers[c] > 0)
-    return divmod(cell, field.width)
 
 
 def test_a_game_s_analysis_served_and_recomputed_offline_agree(
@@ -69,7 +55,7 @@ def test_a_player_s_export_verifies_in_one_command_over_http(
     played = []
     for _ in range(3):
         game = player.call("POST", "/v1/games", {"bots": 1}).ok(201)
-        player.commit(game, *_safe_number(game["game_id"])).ok()
+        player.commit(game, *safe_number(game["game_id"])).ok()
         played.append(player.call("POST", f"/v1/games/{game['game_id']}/resign").ok())
     first = player.call("GET", "/v1/players/exporter/games/export?limit=2")
     assert first.status == 200 and first.headers["content-type"].startswith("application/x-ndjson")

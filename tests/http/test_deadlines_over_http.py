@@ -16,29 +16,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from mineduel_service.games import store
-from mineduel_service.platform import crypto
-from mineduel_service.play.advance import field_for
 
 from mineduel.local.stack import RunningStack
 from mineduel.testing.accounts import signed_in
 from mineduel.testing.api_client import ApiClient, Reply, http_transport
+from mineduel.testing.fields import safe_number
 from mineduel.testing.players import next_tap
 
 pytestmark = pytest.mark.http
 ROUNDS = 8
-
-
-def _safe_number(game_id: str) -> tuple[int, int]:
-    """A safe cell showing a number, from the game's field read off the stack this test runs (in
-    this process, as only a test can): the bot replies to it from one number, too little to win
-    the game from (after a tap on an unknown cell it may win at once: up to 1 time in 1,000)."""
-    record = store.get_game(game_id)
-    assert record is not None
-    field = field_for(record, record.seats, crypto.decrypt_seed(record.seed_ciphertext, game_id))
-    size = field.width * field.height
-    cell = next(c for c in range(size) if not field.is_mine(c) and field.numbers[c] > 0)
-    return divmod(cell, field.width)
 
 
 def _advance(client: ApiClient, seconds: int) -> dict[str, Any]:
@@ -139,7 +125,7 @@ def test_scenario_3_against_the_bot_the_sweeper_ends_the_turn_without_a_schedule
     player.become_guest()
     game = player.create_game(move_deadline_s=60)
     path = f"/v1/games/{game['game_id']}"
-    game = player.commit(game, *_safe_number(game["game_id"])).ok()["game"]
+    game = player.commit(game, *safe_number(game["game_id"])).ok()["game"]
     deadline = game["turn"]["deadline"]
     fired = [*_advance(player, 61)["fired"], *_advance(player, 61)["fired"]]
     assert not [name for name in fired if game["game_id"] in name]  # no turn schedule

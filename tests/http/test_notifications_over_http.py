@@ -23,9 +23,6 @@ from typing import Any
 
 import boto3
 import pytest
-from mineduel_service.games import store
-from mineduel_service.platform import crypto
-from mineduel_service.play.advance import field_for
 from moto.sns.models import sns_backends
 from websockets.sync.client import connect
 
@@ -33,6 +30,7 @@ from mineduel.local.provision import ACCOUNT_ID
 from mineduel.local.stack import RunningStack, start_local_stack
 from mineduel.testing.accounts import signed_in
 from mineduel.testing.api_client import ApiClient, Reply, http_transport
+from mineduel.testing.fields import safe_number
 from mineduel.testing.push_receiver import Browser, Push, PushReceiver
 
 pytestmark = pytest.mark.http
@@ -85,18 +83,6 @@ def _tap(player: ApiClient, game: dict[str, Any]) -> dict[str, Any]:
     cell = cells[len(cells) // 2]
     width = game["width"]
     return dict(_ok(player.commit(game, cell // width, cell % width))["game"])
-
-
-def _safe_number(game_id: str) -> tuple[int, int]:
-    """A safe cell showing a number, from the game's field read off the stack this test runs (in
-    this process, as only a test can): the bot replies to it from one number, too little to win
-    the game from (after a tap on an unknown cell it may win at once: up to 1 time in 1,000)."""
-    record = store.get_game(game_id)
-    assert record is not None
-    field = field_for(record, record.seats, crypto.decrypt_seed(record.seed_ciphertext, game_id))
-    size = field.width * field.height
-    cell = next(c for c in range(size) if not field.is_mine(c) and field.numbers[c] > 0)
-    return divmod(cell, field.width)
 
 
 def _pass(player: ApiClient, game: dict[str, Any]) -> dict[str, Any]:
@@ -273,7 +259,7 @@ def test_gone_and_failing_push_services_sockets_bots_and_pairing(
 
     # A game against the bot: the bot's turns tell nobody, nor do the player's own.
     bot_game = dict(_ok(ann.call("POST", "/v1/games", {"bots": 1, "bot_level": "easy"}), 201))
-    _ok(ann.commit(bot_game, *_safe_number(bot_game["game_id"])))  # and the bot replies
+    _ok(ann.commit(bot_game, *safe_number(bot_game["game_id"])))  # and the bot replies
     _settle(stack)
     assert len(receiver.pushes(steady)) == 1
 
