@@ -25,9 +25,10 @@ optional ``Budget`` (``budget``): past it, ``TooHard``, never a long wait.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from math import comb
-from operator import mul
+from operator import itemgetter, mul
 
 from .board_bits import cells_of, grid
 from .budget import Budget, TooHard
@@ -70,6 +71,9 @@ COMBINE_COST = 35
 """Work units per component combined (and once for the free cells), ``budget``."""
 SUMMARY_COST = 20
 """The same when only a ``Summary`` is wanted (no per-cell table to build)."""
+
+_first = itemgetter(0)
+"""A list's first item (a fixed component's marginals hold one total)."""
 
 
 @dataclass(frozen=True)
@@ -305,26 +309,25 @@ class _Chances:
     def add_groups(self, comp: Counted, weights: list[int], scale: int) -> None:
         """A component's groups at once: every cell of group ``g`` is a mine with chance
         ``numerators[g] / (scale * sizes[g])``, its numerator its mines by total weighed by
-        ``weights`` (``_weighed``). With two totals (most components) each numerator is
-        worked out in the loop, not listed first."""
+        ``weights`` (``_weighed``)."""
+        self._put(comp.cells, comp.sizes, _weighed(weights, comp.marginals), scale)
+
+    def add_fixed(self, comps: list[Counted]) -> None:
+        """The components whose layouts all hold the same number of mines: each group's
+        chance is its mines over its cells, read from its count as it stands (no list of
+        numerators built per component)."""
+        for comp in comps:
+            self._put(comp.cells, comp.sizes, map(_first, comp.marginals), comp.totals[0])
+
+    def _put(
+        self, groups: list[list[int]], sizes: list[int], numerators: Iterable[int], scale: int
+    ) -> None:
+        """Every cell of ``groups[g]`` a mine with chance ``numerators[g] / (scale *
+        sizes[g])`` (one call per component, not per group: a call costs what a group does)."""
         mine = self.mine
         certain = self.certain
         safe = self.safe
-        if len(weights) == 2 == len(comp.totals):
-            first, second = weights
-            for cells, size, (a, b) in zip(comp.cells, comp.sizes, comp.marginals):  # noqa: B905
-                numerator = first * a + second * b
-                denominator = scale * size
-                chance = numerator / denominator
-                for cell in cells:
-                    mine[cell] = chance
-                if numerator == denominator:
-                    certain.extend(cells)
-                elif not numerator:
-                    safe.extend(cells)
-            return
-        numerators = _weighed(weights, comp.marginals)
-        for cells, size, numerator in zip(comp.cells, comp.sizes, numerators):  # noqa: B905
+        for cells, size, numerator in zip(groups, sizes, numerators):  # noqa: B905
             denominator = scale * size
             chance = numerator / denominator
             for cell in cells:  # (a group is a few cells: a loop beats building a dict)
@@ -333,26 +336,6 @@ class _Chances:
                 certain.extend(cells)
             elif not numerator:
                 safe.extend(cells)
-
-    def add_fixed(self, comps: list[Counted]) -> None:
-        """The components whose layouts all hold the same number of mines: each group's
-        chance is its mines over its cells, read from its count as it stands (``add_groups``
-        without a list of numerators built per component)."""
-        mine = self.mine
-        certain = self.certain
-        safe = self.safe
-        for comp in comps:
-            scale = comp.totals[0]
-            for cells, size, mined in zip(comp.cells, comp.sizes, comp.marginals):  # noqa: B905
-                numerator = mined[0]
-                denominator = scale * size
-                chance = numerator / denominator
-                for cell in cells:
-                    mine[cell] = chance
-                if numerator == denominator:
-                    certain.extend(cells)
-                elif not numerator:
-                    safe.extend(cells)
 
     def add_known(self, mines: int, safe: int) -> None:
         """The cells deduction settled (bits): certain mines, and certain safe cells."""
@@ -388,8 +371,8 @@ class _Tally:
         """The components of one total each (``_Chances.add_fixed``)."""
         for comp in comps:
             scale = comp.totals[0]
-            for size, mined in zip(comp.sizes, comp.marginals):  # noqa: B905
-                self._count(size, mined[0], scale * size)
+            for size, mined in zip(comp.sizes, map(_first, comp.marginals)):  # noqa: B905
+                self._count(size, mined, scale * size)
 
     def add_known(self, mines: int, safe: int) -> None:
         """The cells deduction settled (bits): certain mines, and certain safe cells."""
