@@ -497,7 +497,6 @@ def bench_engine(real: int, stress: int, repeat: int) -> None:
     if ms_toollib is not None:
         toollib["onboard"] = partial(toollib_solve, ms_toollib)
         toollib["enum"] = partial(toollib_enum, ms_toollib)
-    passes = [{"ours": solve_board, key: engine} for key, engine in toollib.items()]
     load = os.getloadavg()[0]
     print(
         f"probability engine, 16x16/51 flag-free boards, fastest of {repeat} per position, "
@@ -505,19 +504,18 @@ def bench_engine(real: int, stress: int, repeat: int) -> None:
     )
     if ms_toollib is None:
         print("  ms_toollib is not installed (pip install -e '.[bench]'): ours alone")
-    results: dict[str, dict[str, list[float]]] = {}
-    for name, found in sets.items():
-        results[name] = {}
-        for engines in passes or [{"ours": solve_board}]:
-            timed_pass = side_by_side(found, engines, repeat)
-            key = next(iter(set(engines) - {"ours"}), "ours")
-            results[name][key] = timed_pass[key]
-            # ours as timed beside cal_probability_onboard (the comparison the targets name)
-            results[name].setdefault("ours", timed_pass["ours"])
-            results[name][f"ours-{key}"] = timed_pass["ours"]
+    # per set, per entry point (``ours`` alone without ms_toollib): the pass's times by engine
+    results = {
+        name: {
+            key: side_by_side(found, {"ours": solve_board, key: engine}, repeat)
+            for key, engine in toollib.items()
+        }
+        or {"ours": side_by_side(found, {"ours": solve_board}, repeat)}
+        for name, found in sets.items()
+    }
     print(f"  load average at the end: {os.getloadavg()[0]:.1f}")
-    for name, times in results.items():
-        ours = times["ours"]
+    for name, passes in results.items():
+        ours = next(iter(passes.values()))["ours"]  # (beside cal_probability_onboard)
         print(
             f"  {name}: ours median {statistics.median(ours) * 1e3:.3f} ms, p99 "
             f"{quantile(ours, 0.99) * 1e3:.2f} ms, worst {max(ours) * 1e3:.1f} ms"
@@ -536,13 +534,13 @@ def bench_engine(real: int, stress: int, repeat: int) -> None:
             "    | set | median ratio (theirs / ours) | p99 ratio | ours faster on | worst ratio |"
         )
         print("    | --- | --- | --- | --- | --- |")
-        rows = [(name, times[f"ours-{key}"], times[key]) for name, times in results.items()]
+        rows = [(name, p[key]["ours"], p[key][key]) for name, p in results.items()]
         if band:
-            real_times = results[real_name]
+            real_times = results[real_name][key]
             rows.append(
                 (
                     f"{len(band)} of them, largest component {BAND[0]} to {BAND[1]} groups",
-                    [real_times[f"ours-{key}"][i] for i in band],
+                    [real_times["ours"][i] for i in band],
                     [real_times[key][i] for i in band],
                 )
             )
