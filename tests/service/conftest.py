@@ -27,7 +27,7 @@ import boto3
 import pytest
 from mineduel_engine import Field, GameState, Move, rules_for
 from mineduel_service.games import store
-from mineduel_service.platform import clock, crypto, keys
+from mineduel_service.platform import clock, keys
 from mineduel_service.platform.config import get_config, reset_config
 from mineduel_service.platform.observability import logger
 from mineduel_service.play import advance
@@ -48,6 +48,7 @@ from mineduel.local.stack import live_gateway_for, router_for
 from mineduel.local.streams import StreamPoller, stream_pollers
 from mineduel.local.websocket import LiveGateway, management_endpoint
 from mineduel.testing.accounts import sign_in
+from mineduel.testing.fields import field_of
 from mineduel.testing.players import play_out
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,18 +183,10 @@ class Api:
         return dict(reply.body)
 
     def field(self, game_id: str, client_seeds: list[str] | None = None) -> Field:
-        """The game's field, opened from its stored seed as the commit function opens it.
-
-        For tests that need a game against the bot to go on: a tap on a known mine keeps the
-        turn (the bot does not move), so a handful of such taps can never end the game, where
-        taps on unknown cells hand the bot turns it may win with. ``client_seeds`` stands in
-        for the seats' own before the first commit sends one."""
-        record = store.get_game(game_id)
-        assert record is not None
-        seeds = client_seeds if client_seeds is not None else record.client_seeds
-        s = record.settings
-        seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
-        return Field.from_seed(seed, record.field_id, seeds, s.width, s.height, s.mines)
+        """The game's field (``mineduel.testing.fields.field_of``): for tests that need a game
+        against the bot to go on, a tap on a known mine keeps the turn (the bot does not move),
+        where taps on unknown cells hand the bot turns it may win with."""
+        return field_of(game_id, client_seeds)
 
     def after(
         self, game_id: str, field: Field, row: int, col: int, action: str = "tap"

@@ -12,21 +12,24 @@ from __future__ import annotations
 from mineduel_engine import Field
 from mineduel_service.games import store
 from mineduel_service.platform import crypto
-from mineduel_service.play.advance import field_for
 
 
-def field_of(game_id: str, *, forget: bool = False) -> Field:
-    """The game's field, from its stored seed and its seats' client seeds as they stand.
+def field_of(game_id: str, client_seeds: list[str] | None = None, *, forget: bool = False) -> Field:
+    """The game's field, from its stored seed and its seats' client seeds as they stand
+    (``client_seeds`` stands in for them before the first commit sends one), as the commit
+    function opens it (a daily game's key uses the day's field id).
 
     ``forget`` drops the seed from this process's cache again, so the next commit opens it
     itself, as it would unobserved (for tests that count KMS calls)."""
     record = store.get_game(game_id)
     if record is None:
         raise LookupError(f"no game {game_id}")
-    field = field_for(record, record.seats, crypto.decrypt_seed(record.seed_ciphertext, game_id))
+    seeds = record.client_seeds if client_seeds is None else client_seeds
+    s = record.settings
+    seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
     if forget:
         crypto.clear_cache()
-    return field
+    return Field.from_seed(seed, record.field_id, seeds, s.width, s.height, s.mines)
 
 
 def safe_number(game_id: str) -> tuple[int, int]:
