@@ -554,6 +554,20 @@ class _TooMany(Exception):
     """The listing of a component passed ``LISTED_NODES`` search steps."""
 
 
+BRANCHES = tuple(tuple((m, comb(n, m)) for m in range(1, n + 1)) for n in range(9))
+"""A branching group's moves by its size: ``(m, C(n, m))`` from ``m = 1`` (sizes to 8)."""
+
+
+def _choices(step: Any) -> int:
+    """The choices of a listing's branching steps (from ``step`` on), multiplied."""
+    choices = 1
+    while step is not None:
+        if step[2] < 0:  # (no number to close: it branches, one choice more than its moves)
+            choices *= len(step[3]) + 1
+        step = step[5]
+    return choices
+
+
 def _listed(
     part: Part,
     order: list[int],
@@ -567,22 +581,23 @@ def _listed(
     with a ``spread``, when the choices of its branching groups multiply past it (``SPREAD``).
     ``ordered``: the work units finding ``order`` took, spent with the search's.
 
-    Each step's moves come precomputed for the component's coefficient width (``_moves``),
-    so a move looks up no binomial and works out no shift. A group that finishes a number
-    but holds no mines (its number already met) is passed in the same call, and a layout is
-    closed as soon as every need is met (the groups after hold no mines). The mine cap is
-    not checked per step: totals past it are cut from the polynomials at the end (it binds
-    on 1 of real play's 739 listed components, and a check costs every step)."""
+    The search only goes forward: a finished layout adds its ways times its mines, packed in
+    one integer, to its total's sum (the lowest field of ``width`` bits counts the layout,
+    then one field a step holds that step's mines), so every group's mines are summed by one
+    product and one sum a layout. A group that finishes a number (its mines are that number's
+    need) is taken in the same call, so only a branching group's choices call deeper, and a
+    layout closes as soon as every need is met (the groups after hold no mines). Each step
+    holds the next, so none is looked up. The mine cap is not checked per step: totals past
+    it are dropped at the end (it binds on 1 of real play's 739 listed components, and a
+    check costs every step)."""
     touch, sizes = part.touch, part.sizes
     guards = part.fields << 4
-    width = sum(sizes) + 4
-    closing, branching = _MOVES.get(width) or _moves(width)
-    if len(closing) <= max(sizes):  # (only on a board with more than 8 neighbours a cell)
-        closing, branching = _moves(width, max(sizes))
-    steps: list[tuple[int, int, int, Any]] = []
+    cells = sum(sizes)
+    width = cells + 4  # a field's sum is below 8 * 2**cells: it never reaches the next one
+    step: Any = None  # (each step holds the next; the last group's holds None)
     room = 0  # per number, the cells of the groups after this one (from the last group back)
     later = 0  # the numbers of the groups after this one
-    choices = 1  # (the branching groups' choices, multiplied)
+    unit = 1 << len(order) * width  # (the last step's field)
     for g in reversed(order):
         t = touch[g]
         size = sizes[g]
@@ -592,88 +607,106 @@ def _listed(
         later |= t
         if finished:  # its mines are fixed: the need of the lowest number it finishes
             close = (finished & -finished).bit_length() - 1
-            steps.append((t, capped, close, closing[size]))
+            step = (t, capped, close, ROWS[size] if size < 9 else binomials(size), unit, step)
         else:
-            steps.append((t, capped, -1, branching[size]))
-            choices *= size + 1
-    if spread and choices > spread:
+            moves = BRANCHES[size] if size < 9 else tuple(enumerate(binomials(size)))[1:]
+            step = (t, capped, -1, moves, unit, step)
+        unit >>= width
+    if spread and _choices(step) > spread:
         if budget is not None:
             budget.spend(len(order) + ordered)  # (the order and the steps, thrown away)
         return None
     if ((room | guards) - part.needs) & guards != guards:  # a number needs more than it has
         return Counted(part.cells, sizes, 0, [], [[] for _ in order])
-    steps.reverse()
-    sums = [0] * len(steps)  # per step, its group's mines by total
+    found = [0] * (cells + 1)  # per mine total, its layouts' packed sums
     nodes = LISTED_NODES
 
-    def walk(i: int, state: int, ways: int, at: int) -> int:
-        # (never called with every need met: the caller returns one way instead)
-        w: int  # (a move's binomial and shift: the steps' moves are typed loosely)
-        shift: int
+    def walk(step: Any, state: int, ways: int, mines: int, packed: int) -> None:
+        # (never called with every need met: the caller closes the layout instead)
         nonlocal nodes
         nodes -= 1  # (checked where the search branches: a run of other steps is short)
-        touch, capped, close, moves = steps[i]
+        touch, capped, close, moves, unit, step = step
         while close >= 0:  # the group finishes a number: its mines are that number's need
             m = (state >> close) & 15  # (NEED_MASK; never past the group's cells: the room)
-            if not m:  # none: the state goes on as it is, to the next group, in this call
-                if (capped - state) & guards != guards:
-                    return 0
-                nodes -= 1  # (a search step all the same)
-                i += 1
-                touch, capped, close, moves = steps[i]
-                continue
-            x = (state | guards) - m * touch
-            new = x ^ guards
-            w, shift = moves[m]
-            if not new:  # every number met: the groups after hold no mines, one way
-                value = w << shift  # (a need below 0 would have left a bit in new)
-                sums[i] += (ways * m * value) << at
-                return value
-            # a need below 0 clears its guard bit in x; one past the room, in the difference
-            if (capped - new) & x & guards != guards:
-                return 0
-            child = walk(i + 1, new, ways * w, at + shift)
-            if not child:
-                return 0
-            value = (child * w) << shift
-            sums[i] += (ways * m * value) << at
-            return value
+            if m:
+                x = (state | guards) - m * touch
+                state = x ^ guards
+                ways *= moves[m]
+                mines += m
+                packed += m * unit
+                if not state:  # every number met: the groups after hold no mines, one way
+                    found[mines] += ways * packed  # (a need below 0 would leave a bit)
+                    return
+                # a need below 0 clears its guard bit in x; one past the room, in the difference
+                if (capped - state) & x & guards != guards:
+                    return
+            elif (capped - state) & guards != guards:  # none: only the room can fail
+                return
+            nodes -= 1  # (a search step all the same)
+            touch, capped, close, moves, unit, step = step
         if nodes < 0:
             raise _TooMany
         # no mines here: every need stays, so only the room can fail
-        poly = walk(i + 1, state, ways, at) if (capped - state) & guards == guards else 0
-        mined = 0
+        if (capped - state) & guards == guards:
+            walk(step, state, ways, mines, packed)
         x = (state | guards) - touch
-        for m, w, shift in moves:
+        for m, w in moves:
             if x & guards != guards:
                 break
             new = x ^ guards
             x -= touch
             if not new:  # every number met: no more mines here, none after
-                value = w << shift
-                poly += value
-                mined += m * value
+                found[mines + m] += ways * w * (packed + m * unit)
                 break
-            if (capped - new) & guards != guards:
-                continue
-            child = walk(i + 1, new, ways * w, at + shift)
-            if child:
-                value = (child * w) << shift
-                poly += value
-                mined += m * value
-        if mined:
-            sums[i] += (ways * mined) << at
-        return poly
+            if (capped - new) & guards == guards:
+                walk(step, new, ways * w, mines + m, packed + m * unit)
 
     try:
-        final = walk(0, part.needs, 1, 0) if part.needs else 1  # (every need met: no mines)
+        if part.needs:
+            walk(step, part.needs, 1, 0, 1)
+        else:  # every need met: no mines, one way
+            found[0] = 1
     except _TooMany:
         return None
     finally:
         if budget is not None:
             budget.spend(NODE_COST * (LISTED_NODES - nodes) + ordered)
-    if limit < width - 4:  # fewer mines left than cells: cut the totals past the cap
-        cap = (1 << (limit + 1) * width) - 1
-        final &= cap
-        sums = [total & cap for total in sums]
-    return _unpacked(part, order, final, sums, width)
+    return _gathered(part, order, found[: limit + 1], width)
+
+
+def _gathered(part: Part, order: list[int], found: list[int], width: int) -> Counted:
+    """The ``Counted`` of a listing's packed sums by mine total (``_listed``): in each, its
+    layouts in the lowest field of ``width`` bits, then each step's mines summed over them."""
+    low = 0
+    for sums in found:
+        if sums:
+            break
+        low += 1
+    else:
+        return Counted(part.cells, part.sizes, 0, [], [[] for _ in order])
+    top = len(found) - 1
+    while not found[top]:
+        top -= 1
+    mask = (1 << width) - 1
+    by_group: list[list[int]] = [[]] * len(order)
+    if top == low:  # one total (most components)
+        sums = found[low]
+        for g in order:
+            sums >>= width
+            by_group[g] = [sums & mask]
+        return Counted(part.cells, part.sizes, low, [found[low] & mask], by_group)
+    if top == low + 1:  # two (most of the rest)
+        one = found[low]
+        two = found[top]
+        totals = [one & mask, two & mask]
+        for g in order:
+            one >>= width
+            two >>= width
+            by_group[g] = [one & mask, two & mask]
+        return Counted(part.cells, part.sizes, low, totals, by_group)
+    rows = found[low : top + 1]
+    totals = [sums & mask for sums in rows]
+    for g in order:
+        rows = [sums >> width for sums in rows]
+        by_group[g] = [sums & mask for sums in rows]
+    return Counted(part.cells, part.sizes, low, totals, by_group)
