@@ -41,6 +41,7 @@ way); of three, one group's mines are enumerated and the other two solved as a p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -146,6 +147,20 @@ def binomials(n: int) -> tuple[int, ...]:
 def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
     """Every layout of ``part`` with at most ``limit`` mines, by total and group."""
     groups = len(part.sigs)
+    if groups > 3:
+        if groups <= SMALL:  # (in cell order: no sort)
+            listed = _listed(part, range(groups), limit, budget)
+        elif groups <= LISTED_GROUPS:
+            order = lowest_first(part.touch, part.fields.bit_length())
+            listed = _listed(part, order, limit, budget, groups // SORTED)
+        # (each number is finished by one group: the others branch, two choices or more)
+        elif groups <= SPREAD_GROUPS and groups - part.fields.bit_count() <= SPREAD_FIRST:
+            listed = _listed(part, listing_order(part), limit, budget, groups // SORTED, SPREAD)
+        else:
+            listed = None
+        if listed is not None:
+            return listed
+        return _programme(part, frontier_order(part, budget), limit, budget)
     if groups == 1:
         if budget is not None:
             budget.spend(LONE_COST)
@@ -154,26 +169,7 @@ def count(part: Part, limit: int, budget: Budget | None = None) -> Counted:
         if budget is not None:
             budget.spend(PAIR_COST)
         return _pair(part, limit)
-    if groups == 3:
-        return _triple(part, limit, budget)
-    if groups <= LISTED_GROUPS or (
-        # (each number is finished by one group: the others branch, two choices or more)
-        groups <= SPREAD_GROUPS and groups - part.fields.bit_count() <= SPREAD_FIRST
-    ):
-        if groups > SMALL:
-            order = (
-                listing_order(part)
-                if groups > LISTED_GROUPS
-                else lowest_first(part.touch, part.fields.bit_length())
-            )
-            ordered = groups // SORTED
-        else:
-            order, ordered = list(range(groups)), 0
-        spread = 0 if groups <= LISTED_GROUPS else SPREAD
-        listed = _listed(part, order, limit, budget, ordered, spread)
-        if listed is not None:
-            return listed
-    return _programme(part, frontier_order(part, budget), limit, budget)
+    return _triple(part, limit, budget)
 
 
 def _lone(part: Part, limit: int) -> Counted:
@@ -558,6 +554,11 @@ BRANCHES = tuple(tuple((m, comb(n, m)) for m in range(1, n + 1)) for n in range(
 """A branching group's moves by its size: ``(m, C(n, m))`` from ``m = 1`` (sizes to 8)."""
 
 
+def _branches(top: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``BRANCHES`` for sizes to ``top``."""
+    return tuple(tuple(enumerate(binomials(n)))[1:] for n in range(top + 1))
+
+
 def _choices(step: Any) -> int:
     """The choices of a listing's branching steps (from ``step`` on), multiplied."""
     choices = 1
@@ -570,16 +571,21 @@ def _choices(step: Any) -> int:
 
 def _listed(
     part: Part,
-    order: list[int],
+    order: Sequence[int],
     limit: int,
     budget: Budget | None,
     ordered: int = 0,
     spread: int = 0,
+    rows: Sequence[tuple[int, ...]] = ROWS,
+    branches: Sequence[tuple[tuple[int, int], ...]] = BRANCHES,
 ) -> Counted | None:
     """Every layout of the component by a bounded depth-first search over ``order``, or None
     when there are too many to list (``LISTED_NODES`` search steps; module docstring) or,
     with a ``spread``, when the choices of its branching groups multiply past it (``SPREAD``).
-    ``ordered``: the work units finding ``order`` took, spent with the search's.
+    ``ordered``: the work units finding ``order`` took, spent with the search's. ``rows`` and
+    ``branches``: each group size's binomials and branching moves (sizes to 8, so a group
+    of more cells, on a board with more than 8 neighbours a cell, starts again with longer
+    ones: no size is checked per group).
 
     The search only goes forward: a finished layout adds its ways times its mines, packed in
     one integer, to its total's sum (the lowest field of ``width`` bits counts the layout,
@@ -598,20 +604,24 @@ def _listed(
     room = 0  # per number, the cells of the groups after this one (from the last group back)
     later = 0  # the numbers of the groups after this one
     unit = 1 << len(order) * width  # (the last step's field)
-    for g in reversed(order):
-        t = touch[g]
-        size = sizes[g]
-        capped = room | guards
-        room += size * t
-        finished = t & ~later  # touched, and nothing to come
-        later |= t
-        if finished:  # its mines are fixed: the need of the lowest number it finishes
-            close = (finished & -finished).bit_length() - 1
-            step = (t, capped, close, ROWS[size] if size < 9 else binomials(size), unit, step)
-        else:
-            moves = BRANCHES[size] if size < 9 else tuple(enumerate(binomials(size)))[1:]
-            step = (t, capped, -1, moves, unit, step)
-        unit >>= width
+    try:
+        for g in reversed(order):
+            t = touch[g]
+            size = sizes[g]
+            capped = room | guards
+            room += size * t
+            finished = t & ~later  # touched, and nothing to come
+            later |= t
+            if finished:  # its mines are fixed: the need of the lowest number it finishes
+                close = (finished & -finished).bit_length() - 1
+                step = (t, capped, close, rows[size], unit, step)
+            else:
+                step = (t, capped, -1, branches[size], unit, step)
+            unit >>= width
+    except IndexError:  # (a group of more than 8 cells)
+        top = max(sizes)
+        rows = [binomials(n) for n in range(top + 1)]
+        return _listed(part, order, limit, budget, ordered, spread, rows, _branches(top))
     if spread and _choices(step) > spread:
         if budget is not None:
             budget.spend(len(order) + ordered)  # (the order and the steps, thrown away)
@@ -674,7 +684,7 @@ def _listed(
     return _gathered(part, order, found[: limit + 1], width)
 
 
-def _gathered(part: Part, order: list[int], found: list[int], width: int) -> Counted:
+def _gathered(part: Part, order: Sequence[int], found: list[int], width: int) -> Counted:
     """The ``Counted`` of a listing's packed sums by mine total (``_listed``): in each, its
     layouts in the lowest field of ``width`` bits, then each step's mines summed over them."""
     low = 0
