@@ -612,9 +612,9 @@ def _listed(
             room += size * t
             finished = t & ~later  # touched, and nothing to come
             later |= t
-            if finished:  # its mines are fixed: the need of the lowest number it finishes
-                close = (finished & -finished).bit_length() - 1
-                step = (t, capped, close, rows[size], unit, step)
+            if finished:  # its mines are fixed: the need of the highest number it finishes
+                # (of any: where two it finishes differ, the step's check fails all the same)
+                step = (t, capped, finished.bit_length() - 1, rows[size], unit, step)
             else:
                 step = (t, capped, -1, branches[size], unit, step)
             unit >>= width
@@ -714,9 +714,21 @@ def _gathered(part: Part, order: Sequence[int], found: list[int], width: int) ->
             two >>= width
             by_group[g] = [one & mask, two & mask]
         return Counted(part.cells, part.sizes, low, totals, by_group)
+    if top == low + 2:  # three (written out: a comprehension is a call)
+        one = found[low]
+        two = found[low + 1]
+        three = found[top]
+        totals = [one & mask, two & mask, three & mask]
+        for g in order:
+            one >>= width
+            two >>= width
+            three >>= width
+            by_group[g] = [one & mask, two & mask, three & mask]
+        return Counted(part.cells, part.sizes, low, totals, by_group)
     rows = found[low : top + 1]
     totals = [sums & mask for sums in rows]
+    shift = 0
     for g in order:
-        rows = [sums >> width for sums in rows]
-        by_group[g] = [sums & mask for sums in rows]
+        shift += width
+        by_group[g] = [(sums >> shift) & mask for sums in rows]
     return Counted(part.cells, part.sizes, low, totals, by_group)
