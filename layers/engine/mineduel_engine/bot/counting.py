@@ -628,7 +628,7 @@ def _listed(
         return None
     if ((room | guards) - part.needs) & guards != guards:  # a number needs more than it has
         return Counted(part.cells, sizes, 0, [], [[] for _ in order])
-    found = [0] * (cells + 1)  # per mine total, its layouts' packed sums
+    found = [0] * (cells + 2)  # per mine total, its layouts' packed sums (and a 0)
     nodes = LISTED_NODES
 
     def walk(step: Any, state: int, ways: int, mines: int, packed: int) -> None:
@@ -681,12 +681,16 @@ def _listed(
     finally:
         if budget is not None:
             budget.spend(NODE_COST * (LISTED_NODES - nodes) + ordered)
-    return _gathered(part, order, found[: limit + 1], width)
+    if limit < cells:  # fewer mines left than cells: the totals past the cap are dropped
+        found = [*found[: limit + 1], 0]
+    return _gathered(part, order, found, width)
 
 
 def _gathered(part: Part, order: Sequence[int], found: list[int], width: int) -> Counted:
     """The ``Counted`` of a listing's packed sums by mine total (``_listed``): in each, its
-    layouts in the lowest field of ``width`` bits, then each step's mines summed over them."""
+    layouts in the lowest field of ``width`` bits, then each step's mines summed over them.
+    ``found`` ends in a 0, so the highest total is found going up from the lowest (most
+    components hold one to three totals; going down from the cells' count cost more)."""
     low = 0
     for sums in found:
         if sums:
@@ -694,9 +698,13 @@ def _gathered(part: Part, order: Sequence[int], found: list[int], width: int) ->
         low += 1
     else:
         return Counted(part.cells, part.sizes, 0, [], [[] for _ in order])
-    top = len(found) - 1
-    while not found[top]:
-        top -= 1
+    top = low
+    while found[top + 1]:
+        top += 1
+    if any(found[top + 1 :]):  # (a total with no layout between two with some: seldom)
+        top = len(found) - 1
+        while not found[top]:
+            top -= 1
     mask = (1 << width) - 1
     by_group: list[list[int]] = [[]] * len(order)
     if top == low:  # one total (most components)
