@@ -604,11 +604,12 @@ def _listed(
     room = 0  # per number, the cells of the groups after this one (from the last group back)
     later = 0  # the numbers of the groups after this one
     unit = 1 << len(order) * width  # (the last step's field)
+    doubled = guards << 1  # (a state carries its guard bits: ``walk``)
     try:
         for g in reversed(order):
             t = touch[g]
             size = sizes[g]
-            capped = room | guards
+            capped = room + doubled
             room += size * t
             finished = t & ~later  # touched, and nothing to come
             later |= t
@@ -632,24 +633,26 @@ def _listed(
     nodes = LISTED_NODES
 
     def walk(step: Any, state: int, ways: int, mines: int, packed: int) -> None:
-        # (never called with every need met: the caller closes the layout instead)
+        # (``state`` holds its guard bits, so a move is one subtraction, and ``capped`` a
+        # guard more, so ``capped - state`` is the room left less the needs, as it was;
+        # never called with every need met: the caller closes the layout instead)
         nonlocal nodes
         nodes -= 1  # (checked where the search branches: a run of other steps is short)
         touch, capped, close, moves, unit, step = step
         while close >= 0:  # the group finishes a number: its mines are that number's need
             m = (state >> close) & 15  # (NEED_MASK; never past the group's cells: the room)
             if m:
-                x = (state | guards) - m * touch
-                state = x ^ guards
+                x = state - m * touch
                 ways *= moves[m]
                 mines += m
                 packed += m * unit
-                if not state:  # every number met: the groups after hold no mines, one way
-                    found[mines] += ways * packed  # (a need below 0 would leave a bit)
+                if x == guards:  # every number met: the groups after hold no mines, one way
+                    found[mines] += ways * packed  # (a need below 0 clears its guard bit)
                     return
                 # a need below 0 clears its guard bit in x; one past the room, in the difference
-                if (capped - state) & x & guards != guards:
+                if (capped - x) & x & guards != guards:
                     return
+                state = x
             elif (capped - state) & guards != guards:  # none: only the room can fail
                 return
             nodes -= 1  # (a search step all the same)
@@ -659,21 +662,20 @@ def _listed(
         # no mines here: every need stays, so only the room can fail
         if (capped - state) & guards == guards:
             walk(step, state, ways, mines, packed)
-        x = (state | guards) - touch
+        x = state - touch
         for m, w in moves:
             if x & guards != guards:
                 break
-            new = x ^ guards
-            x -= touch
-            if not new:  # every number met: no more mines here, none after
+            if x == guards:  # every number met: no more mines here, none after
                 found[mines + m] += ways * w * (packed + m * unit)
                 break
-            if (capped - new) & guards == guards:
-                walk(step, new, ways * w, mines + m, packed + m * unit)
+            if (capped - x) & guards == guards:
+                walk(step, x, ways * w, mines + m, packed + m * unit)
+            x -= touch
 
     try:
         if part.needs:
-            walk(step, part.needs, 1, 0, 1)
+            walk(step, part.needs | guards, 1, 0, 1)
         else:  # every need met: no mines, one way
             found[0] = 1
     except _TooMany:
