@@ -26,9 +26,11 @@ forward and backward polynomials per state gives every group's mines by total. S
 marginals come from one forward and one backward sweep.
 
 **Listing.** A component that fits few layouts (most on real boards) is cheaper listed outright
-by a bounded depth-first search through the same packed states, each search step returning
-its completions by mine total (so a group's mines are summed once per step, not once per
-layout): past ``LISTED_NODES`` steps the listing gives up and the programme counts it. Its
+by a bounded depth-first search through the same packed states, forward only: a layout
+carries its ways and every group's mines packed one field a group, and a finished layout
+adds their product to its total's sum (few layouts: one product and one sum each, where
+returning each step's completions cost a polynomial product and sum per step). Past
+``LISTED_NODES`` steps the listing gives up and the programme counts it. Its
 groups come lowest number first (``ordering.lowest_first``: each number's last group fixes
 its mines) past ``SMALL`` groups; past ``LISTED_GROUPS`` only a component whose branching
 groups have few choices between them is listed (``SPREAD``), from whichever end of its
@@ -327,9 +329,9 @@ def _programme(part: Part, order: list[int], limit: int, budget: Budget | None) 
     if ((fits | guards) - part.needs) & guards != guards:  # a number needs more than it has
         return Counted(part.cells, part.sizes, 0, [], [[] for _ in order])
     layer: dict[int, int] = {part.needs: 1}
-    branching = (_MOVES.get(width) or _moves(width))[1]
+    branching = _MOVES.get(width) or _moves(width)
     if len(branching) <= max(part.sizes):  # (only with more than 8 neighbours a cell)
-        branching = _moves(width, max(part.sizes))[1]
+        branching = _moves(width, max(part.sizes))
     records: list[Record] = []
     closings: list[Closing] = []
     so_far = 0
@@ -512,32 +514,27 @@ def _unpacked(part: Part, order: list[int], final: int, sums: list[int], width: 
     return Counted(part.cells, part.sizes, low, [(final >> s) & mask for s in shifts], by_group)
 
 
-Moves = tuple[list[tuple[tuple[int, int], ...]], list[tuple[tuple[int, int, int], ...]]]
-"""Per group size: a finishing group's moves by its mines, a branching group's (``_moves``)."""
+Moves = list[tuple[tuple[int, int, int], ...]]
+"""Per group size, a branching group's moves in the programme (``_moves``)."""
 _MOVES: dict[int, Moves] = {}
-"""The listing's moves by coefficient width (``_moves``), kept across components: a board's
-components have a few widths, a process seldom more than a hundred (cleared past 128, about
-12 kB each)."""
+"""The programme's moves by coefficient width (``_moves``), kept across components: a board's
+components have a few widths, a process seldom more than a hundred (cleared past 128, a few
+kB each)."""
 
 
 def _moves(width: int, top: int = 0) -> Moves:
-    """Per group size, a listing step's moves at ``width``: for a group that finishes a
-    number, ``(C(s, m), m*width)`` indexed by ``m`` (its mines are the need); for one that
-    branches, the ``(m, C(s, m), m*width)`` triples from ``m = 1``. A move then looks up no
-    binomial and works out no shift. Sizes to 8 (a group's cells all touch one number) or
-    ``top``; only those to 8 are kept."""
-    closing = []
+    """Per group size, the ``(m, C(s, m), m*width)`` triples of a programme step's moves from
+    ``m = 1`` at ``width``: a move then looks up no binomial and works out no shift. Sizes to
+    8 (a group's cells all touch one number) or ``top``; only those to 8 are kept."""
     branching = []
     for size in range(max(len(ROWS) - 1, top) + 1):
         row = binomials(size)
-        closing.append(tuple((row[m], m * width) for m in range(size + 1)))
         branching.append(tuple((m, row[m], m * width) for m in range(1, size + 1)))
-    table = closing, branching
     if top < len(ROWS):
         if len(_MOVES) >= 128:
             _MOVES.clear()
-        _MOVES[width] = table
-    return table
+        _MOVES[width] = branching
+    return branching
 
 
 def _overdraw(budget: Budget | None, units: int) -> None:
@@ -590,12 +587,14 @@ def _listed(
     The search only goes forward: a finished layout adds its ways times its mines, packed in
     one integer, to its total's sum (the lowest field of ``width`` bits counts the layout,
     then one field a step holds that step's mines), so every group's mines are summed by one
-    product and one sum a layout. A group that finishes a number (its mines are that number's
-    need) is taken in the same call, so only a branching group's choices call deeper, and a
-    layout closes as soon as every need is met (the groups after hold no mines). Each step
-    holds the next, so none is looked up. The mine cap is not checked per step: totals past
-    it are dropped at the end (it binds on 1 of real play's 739 listed components, and a
-    check costs every step)."""
+    product and one sum a layout (where each step returned its completions by total, a
+    polynomial product and sum a step: real play's components of 4 to 20 groups 1.03 times
+    faster counted, 4 to 6% fewer instructions). A group that finishes a number (its mines
+    are that number's need) is taken in the same call, so only a branching group's choices
+    call deeper, and a layout closes as soon as every need is met (the groups after hold no
+    mines). Each step holds the next, so none is looked up. The mine cap is not checked per
+    step: totals past it are dropped at the end (it binds on 1 of real play's 739 listed
+    components, and a check costs every step)."""
     touch, sizes = part.touch, part.sizes
     guards = part.fields << 4
     cells = sum(sizes)
