@@ -636,41 +636,41 @@ def _listed(
         # guard more, so ``capped - state`` is the room left less the needs, as it was;
         # never called with every need met: the caller closes the layout instead)
         nonlocal nodes
-        nodes -= 1  # (checked where the search branches: a run of other steps is short)
-        touch, capped, close, moves, unit, step = step
-        while close >= 0:  # the group finishes a number: its mines are that number's need
-            m = (state >> close) & 15  # (NEED_MASK; never past the group's cells: the room)
-            if m:
-                x = state - m * touch
-                ways *= moves[m]
-                mines += m
-                packed += m * unit
-                if x == guards:  # every number met: the groups after hold no mines, one way
-                    found[mines] += ways * packed  # (a need below 0 clears its guard bit)
-                    return
-                # a need below 0 clears its guard bit in x; one past the room, in the difference
-                if (capped - x) & x & guards != guards:
-                    return
-                state = x
-            elif (capped - state) & guards != guards:  # none: only the room can fail
-                return
-            nodes -= 1  # (a search step all the same)
+        while True:
+            nodes -= 1  # (checked where the search branches: a run of other steps is short)
             touch, capped, close, moves, unit, step = step
-        if nodes < 0:
-            raise _TooMany
-        # no mines here: every need stays, so only the room can fail
-        if (capped - state) & guards == guards:
-            walk(step, state, ways, mines, packed)
-        x = state - touch
-        for m, w in moves:
-            if x & guards != guards:
-                break
-            if x == guards:  # every number met: no more mines here, none after
-                found[mines + m] += ways * w * (packed + m * unit)
-                break
-            if (capped - x) & guards == guards:
-                walk(step, x, ways * w, mines + m, packed + m * unit)
-            x -= touch
+            if close >= 0:  # the group finishes a number: its mines are that number's need
+                m = (state >> close) & 15  # (NEED_MASK; never past its cells: the room)
+                if m:
+                    x = state - m * touch
+                    ways *= moves[m]
+                    mines += m
+                    packed += m * unit
+                    if x == guards:  # every number met: the groups after hold none, one way
+                        found[mines] += ways * packed  # (a need below 0 clears its guard)
+                        return
+                    # a need below 0 clears its guard bit in x; past the room, the difference
+                    if (capped - x) & x & guards != guards:
+                        return
+                    state = x
+                elif (capped - state) & guards != guards:  # none: only the room can fail
+                    return
+                continue
+            if nodes < 0:
+                raise _TooMany
+            x = state - touch
+            for m, w in moves:
+                if x & guards != guards:
+                    break
+                if x == guards:  # every number met: no more mines here, none after
+                    found[mines + m] += ways * w * (packed + m * unit)
+                    break
+                if (capped - x) & guards == guards:
+                    walk(step, x, ways * w, mines + m, packed + m * unit)
+                x -= touch
+            # no mines here, taken last in this call: every need stays, only the room can fail
+            if (capped - state) & guards != guards:
+                return
 
     try:
         if part.needs:
