@@ -600,16 +600,15 @@ def _listed(
     cells = sum(sizes)
     width = cells + 4  # a field's sum is below 8 * 2**cells: it never reaches the next one
     step: Any = None  # (each step holds the next; the last group's holds None)
-    room = 0  # per number, the cells of the groups after this one (from the last group back)
+    # per number, the cells of the groups after this one (from the last group back), and
+    # two guard bits (a state carries its guard bits: ``walk``)
+    capped = guards << 1
     later = 0  # the numbers of the groups after this one
     unit = 1 << len(order) * width  # (the last step's field)
-    doubled = guards << 1  # (a state carries its guard bits: ``walk``)
     try:
         for g in reversed(order):
             t = touch[g]
             size = sizes[g]
-            capped = room + doubled
-            room += size * t
             finished = t & ~later  # touched, and nothing to come
             later |= t
             if finished:  # its mines are fixed: the need of the highest number it finishes
@@ -617,6 +616,7 @@ def _listed(
                 step = (t, capped, finished.bit_length() - 1, rows[size], unit, step)
             else:
                 step = (t, capped, -1, branches[size], unit, step)
+            capped += size * t
             unit >>= width
     except IndexError:  # (a group of more than 8 cells)
         top = max(sizes)
@@ -626,7 +626,7 @@ def _listed(
         if budget is not None:
             budget.spend(len(order) + ordered)  # (the order and the steps, thrown away)
         return None
-    if ((room | guards) - part.needs) & guards != guards:  # a number needs more than it has
+    if (capped - guards - part.needs) & guards != guards:  # a number needs more than it has
         return Counted(part.cells, sizes, 0, [], [[] for _ in order])
     found = [0] * (cells + 2)  # per mine total, its layouts' packed sums (and a 0)
     nodes = LISTED_NODES
