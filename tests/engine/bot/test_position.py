@@ -35,6 +35,24 @@ def test_equal_boards_are_equal_and_hash_alike() -> None:
     assert repr(first) == "Position(width=2, height=1, mines=1, cells=('.', '1'), safe=frozenset())"
 
 
+def test_a_board_string_is_the_same_position_as_its_characters() -> None:
+    from_string = Position(3, 2, 3, "1A.2b.")
+    from_tuple = Position(3, 2, 3, tuple("1A.2b."))
+    assert from_string == from_tuple
+    assert hash(from_string) == hash(from_tuple)
+    assert from_string.text == "1A.2b."
+    assert from_string.cells[4] == "b"
+    assert (from_string.flagged, from_string.covered) == (2, [2, 5])
+    assert Position.from_board(3, 2, 3, ["1A.", "2b."]) == from_tuple
+
+
+def test_a_seats_own_wrong_guess_is_a_covered_cell_it_knows_safe() -> None:
+    position = Position.from_board(3, 1, 1, ["1?."])
+    assert position.safe == frozenset({1})
+    assert position.text == "1.."
+    assert Position.from_board(3, 1, 1, ["1.."]).safe == frozenset()
+
+
 def test_a_position_cannot_be_changed() -> None:
     position = Position(2, 1, 1, (".", "1"))
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -7,11 +7,13 @@ inconsistent, which the engine must refuse exactly when no layout fits).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from itertools import combinations, product
 from math import comb, prod
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -585,3 +587,48 @@ def test_every_counting_method_counts_a_component_from_its_fewest_mines(
         for found in counts:
             assert (found.low, found.totals, found.marginals) == expected
             assert not found.totals or (found.totals[0] and found.totals[-1])
+
+
+# A position of real play (hard against medium) whose components the listing counts.
+LISTED = [
+    "2.2..1000002...2",
+    ".4..11122102.43.",
+    "..3......1123.21",
+    ".23.3.23....22..",
+    "..23..2...2....2",
+    "1......2..1.1..2",
+    "....1........3..",
+    "................",
+    "..........42....",
+    "............21..",
+    ".............2..",
+    "...........12...",
+    ".............1..",
+    "................",
+    ".........11.....",
+    ".........1......",
+]
+
+
+def test_a_solve_leaves_nothing_for_the_garbage_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listing's search calls itself through its closure, a reference cycle; it is broken
+    when the listing ends, so a solve's objects are freed as it returns, not piled up for the
+    collector (a collection every few solves, with whatever it holds)."""
+    listed: list[bool] = []
+    real = counting._listed
+
+    def spy(*args: Any, **kwargs: Any) -> Counted | None:
+        found = real(*args, **kwargs)
+        listed.append(found is not None)
+        return found
+
+    monkeypatch.setattr(counting, "_listed", spy)
+    position = Position.from_board(16, 16, 51, LISTED)
+    gc.collect()
+    gc.disable()
+    try:
+        solve(position)
+        assert listed and all(listed)  # (the listing ran, and finished)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

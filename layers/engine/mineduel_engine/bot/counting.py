@@ -543,6 +543,11 @@ def _overdraw(budget: Budget | None, units: int) -> None:
         budget.spend(units)
 
 
+def _walked(i: int, state: int, ways: int, at: int) -> int:
+    """What ``_listed``'s search is rebound to once it is done (breaking its cycle)."""
+    return 0
+
+
 class _TooMany(Exception):
     """The listing of a component passed ``LISTED_NODES`` search steps."""
 
@@ -680,6 +685,10 @@ def _listed(
     except _TooMany:
         return None
     finally:
+        # ``walk`` calls itself through its closure, a reference cycle that only the garbage
+        # collector would free (with the steps and sums it holds: some 33 objects a solve on
+        # real play, so a collection every few solves); rebinding the name frees it now
+        walk = _walked
         if budget is not None:
             budget.spend(NODE_COST * (LISTED_NODES - nodes) + ordered)
     if limit < cells:  # fewer mines left than cells: the totals past the cap are dropped

@@ -27,7 +27,10 @@ _FLAGS = "".join(sorted(FLAG_CHARS)).encode()
 class Position:
     """A public board: covered cells, open numbers and flagged (known) mines.
 
-    ``cells`` holds one docs/api.md character per cell in index order. ``mines`` is the total mine
+    ``cells`` holds one docs/api.md character per cell in index order: a tuple of them (as a
+    game's state keeps them) or the board as one string (as ``from_board`` reads it, which then
+    needs no joining). Two positions of the same board are equal whichever form they were given
+    in (equality reads ``text``). ``mines`` is the total mine
     count of the game; flagged cells are known mines, so ``mines_left`` are still covered.
     ``safe`` are covered cells the seat knows to be safe although the board does not show it
     (its own wrong guesses in windows-duel): empty for everything public.
@@ -36,11 +39,11 @@ class Position:
     width: int
     height: int
     mines: int
-    cells: tuple[str, ...]
+    cells: tuple[str, ...] | str = field(compare=False)
     safe: frozenset[int] = frozenset()
     flagged: int = field(init=False, repr=False, compare=False)
     """Known mines (flagged by any seat): counted once, every count of the board reads it."""
-    text: str = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False)
     """The cells joined into one string: string scans run in C, a tuple's compare objects."""
 
     def __init__(
@@ -48,7 +51,7 @@ class Position:
         width: int,
         height: int,
         mines: int,
-        cells: tuple[str, ...],
+        cells: tuple[str, ...] | str,
         safe: frozenset[int] = frozenset(),
     ) -> None:
         """Check the board and keep it with its joined text and its flag count.
@@ -57,7 +60,9 @@ class Position:
         ``object.__setattr__``, seven calls, where one update of the instance's dict does it
         (a position is built for every board the bot weighs).
         """
-        text = "".join(cells)
+        # (a board string is kept as it is: joining its characters again cost about 2% of a
+        # solve of real play's median board, a 256-element tuple and its join)
+        text = cells if isinstance(cells, str) else "".join(cells)
         if len(cells) != width * height or len(text) != len(cells):
             raise ValueError("the board does not match its width and height")
         board = text.encode("ascii", "replace")  # (a character past ASCII becomes "?", unknown)
@@ -88,8 +93,10 @@ class Position:
         if len(board) != height or any(len(row) != width for row in board):
             raise ValueError(f"the board is not {height} rows of {width} characters")
         joined = "".join(board)
-        safe = frozenset(i for i, ch in enumerate(joined) if ch == WRONG_GUESS)
-        return cls(width, height, mines, tuple(joined.replace(WRONG_GUESS, COVERED)), safe)
+        safe: frozenset[int] = frozenset()
+        if WRONG_GUESS in joined:  # (a scan in C; the walk over every cell only when one is)
+            safe = frozenset(i for i, ch in enumerate(joined) if ch == WRONG_GUESS)
+        return cls(width, height, mines, joined.replace(WRONG_GUESS, COVERED), safe)
 
     @classmethod
     def from_state(cls, state: GameState, seat: int | None = None) -> Position:

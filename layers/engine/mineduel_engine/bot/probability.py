@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from math import comb
 from operator import itemgetter, mul
 
-from .board_bits import cells_of, grid
+from .board_bits import cells_of, each_cell, grid
 from .budget import Budget, TooHard
 from .components import Part, Shape, split
 from .counting import Counted, count
@@ -302,7 +302,7 @@ class _Chances:
         insert, and building smaller dicts for the known cells and merging them cost more.
         With no free cell the chance is a placeholder every cell's own chance replaces.
         """
-        self.mine = dict.fromkeys(cells_of(covered), numerator / denominator)
+        self.mine = dict.fromkeys(each_cell(covered), numerator / denominator)
         if cells and numerator in (denominator, 0):
             (self.certain if numerator else self.safe).extend(cells_of(cells))
 
