@@ -146,6 +146,33 @@ def test_the_loop_fires_what_is_due_by_the_clock_then_deletes_it(moto: EmbeddedM
     assert _names(scheduler) == set()
 
 
+def test_what_a_clock_move_made_due_is_reported_even_if_the_loops_own_tick_fired_it(
+    moto: EmbeddedMoto,
+) -> None:
+    """The loop ticks on its own too (a schedule written wakes it): a tick of its own that
+    starts after the clock moved fires what the move made due, and the tick a caller then asks
+    for finds nothing. Asked with a mark taken before the move, the loop reports it all the
+    same (the local clock's answer, ``/_local/clock``, is such a call)."""
+    scheduler = _client(moto, "scheduler")
+    scheduler.create_schedule_group(Name="marked")
+    clock = _Clock()
+    loop = SchedulerLoop(scheduler, ["marked"], clock, lambda arn, event: None)
+    scheduler.create_schedule(
+        Name="turn",
+        GroupName="marked",
+        ScheduleExpression="at(2026-11-29T12:01:00)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": TARGET, "RoleArn": "arn:aws:iam::123456789012:role/r", "Input": "{}"},
+        ActionAfterCompletion="DELETE",
+    )
+    mark = loop.mark()
+    clock.now = START + timedelta(seconds=61)
+    assert loop.tick() == ["turn"]  # the loop's own tick, between the move and the request
+    assert loop.run_now() == []  # what the request's own tick fired: nothing
+    assert loop.run_now(since=mark) == ["turn"]
+    assert loop.run_now(since=loop.mark()) == []
+
+
 def test_a_one_time_schedule_kept_after_completion_never_fires_again(moto: EmbeddedMoto) -> None:
     scheduler = _client(moto, "scheduler")
     scheduler.create_schedule_group(Name="kept")

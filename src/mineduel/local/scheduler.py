@@ -30,6 +30,7 @@ import json
 import logging
 import re
 import threading
+from collections import deque
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -71,6 +72,11 @@ def rate_period(expression: str) -> timedelta | None:
     return timedelta(seconds=int(found.group(1)) * _UNITS[unit])
 
 
+RECENT_FIRED = 1000
+"""The fired schedules the loop remembers for ``run_now(since=...)`` (a clock's move fires a
+handful; the record is bounded for a stack that runs for days)."""
+
+
 class SchedulerLoop:
     """Polls the schedule groups and fires what is due; :meth:`run_now` forces a tick."""
 
@@ -99,6 +105,8 @@ class SchedulerLoop:
         self._requested = 0
         self._done = 0
         self._last_fired: list[str] = []
+        self._fired_count = 0  # schedules fired since the loop began, numbering ``_recent``
+        self._recent: deque[tuple[int, str]] = deque(maxlen=RECENT_FIRED)
         self._stopped = False
         self._told_of_writes = False
         self._written = False
@@ -140,6 +148,8 @@ class SchedulerLoop:
             for _, schedule in sorted(due, key=lambda item: item[0]):
                 if self._fire_one(schedule, now):
                     fired.append(schedule["Name"])
+                    self._fired_count += 1
+                    self._recent.append((self._fired_count, schedule["Name"]))
                     upcoming.extend(self._when_after(schedule, now))
                 else:  # its delivery failed: the next attempt is the next tick's
                     upcoming.append(now + timedelta(seconds=self._interval))
@@ -268,16 +278,35 @@ class SchedulerLoop:
         self._thread.start()
         return self
 
-    def run_now(self, timeout_s: float = 60.0) -> list[str]:
-        """Make the loop tick now and wait for it; the names of the schedules that tick fired."""
+    def mark(self) -> int:
+        """A mark in the loop's record of fired schedules, for ``run_now(since=...)``."""
+        return self._fired_count
+
+    def run_now(self, timeout_s: float = 60.0, since: int | None = None) -> list[str]:
+        """Make the loop tick now and wait for it; the names of the schedules that tick fired,
+        or, with ``since`` (a ``mark``), every schedule fired after the mark was taken.
+
+        The loop also ticks on its own (a schedule written, its timer), so a caller that moves
+        the clock and then asks what fired takes a mark first: a tick of the loop's own that
+        starts between the clock's move and this request fires what the move made due, and
+        the tick this request makes then finds nothing (a test of the local clock once saw
+        an empty answer that way in CI).
+        """
         if not self._thread.is_alive():
-            return self.tick()
-        with self._cond:
-            self._requested += 1
-            wanted = self._requested
-            self._cond.notify_all()
-            self._cond.wait_for(lambda: self._done >= wanted or self._stopped, timeout=timeout_s)
-            return list(self._last_fired)
+            fired = self.tick()
+        else:
+            with self._cond:
+                self._requested += 1
+                wanted = self._requested
+                self._cond.notify_all()
+                self._cond.wait_for(
+                    lambda: self._done >= wanted or self._stopped, timeout=timeout_s
+                )
+                fired = list(self._last_fired)
+        if since is None:
+            return fired
+        with self._tick_lock:  # (a tick of the loop's own may be appending)
+            return [name for number, name in self._recent if number > since]
 
     def stop(self) -> None:
         """Stop after the current tick."""

@@ -52,7 +52,10 @@ class LocalClock:
 
     now: Callable[[], datetime]
     advance: Callable[[float], Any]
-    fire_due: Callable[[], list[str]]
+    mark: Callable[[], int]
+    """A mark in the scheduler loop's record of what it fired, taken before the clock moves."""
+    fire_due: Callable[[int], list[str]]
+    """Fire what is due now; every schedule fired since the mark (the loop's own ticks too)."""
 
 
 def _json(
@@ -237,8 +240,9 @@ class LocalApi:
             return _local_error(
                 422, "invalid-advance", "advance_s must be a number of seconds >= 0."
             )
+        mark = self._clock.mark()
         self._clock.advance(float(seconds))
-        fired = self._clock.fire_due()
+        fired = self._clock.fire_due(mark)
         return _json(200, {"now": _iso(self._clock.now()), "advanced_s": seconds, "fired": fired})
 
 

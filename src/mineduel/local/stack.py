@@ -263,7 +263,12 @@ def start_local_stack(
             router_for(provisioned.template),
             pool.invoke,
             _OpenApiCache(provisioned.template),
-            LocalClock(now=clock.now, advance=advance, fire_due=loop.run_now),
+            LocalClock(
+                now=clock.now,
+                advance=advance,
+                mark=loop.mark,
+                fire_due=lambda mark: loop.run_now(since=mark),
+            ),
             Cors.from_template(provisioned.template.resources),
             lambdas,
             client_config,
