@@ -99,10 +99,12 @@ class _Clock:
         return self.now
 
 
-def _schedule(scheduler: Any, name: str, at: datetime, payload: dict[str, Any]) -> None:
+def _schedule(
+    scheduler: Any, name: str, at: datetime, payload: dict[str, Any], group: str = GROUP
+) -> None:
     scheduler.create_schedule(
         Name=name,
-        GroupName=GROUP,
+        GroupName=group,
         ScheduleExpression=f"at({at.strftime('%Y-%m-%dT%H:%M:%S')})",
         FlexibleTimeWindow={"Mode": "OFF"},
         Target={
@@ -157,14 +159,7 @@ def test_what_a_clock_move_made_due_is_reported_even_if_the_loops_own_tick_fired
     scheduler.create_schedule_group(Name="marked")
     clock = _Clock()
     loop = SchedulerLoop(scheduler, ["marked"], clock, lambda arn, event: None)
-    scheduler.create_schedule(
-        Name="turn",
-        GroupName="marked",
-        ScheduleExpression="at(2026-11-29T12:01:00)",
-        FlexibleTimeWindow={"Mode": "OFF"},
-        Target={"Arn": TARGET, "RoleArn": "arn:aws:iam::123456789012:role/r", "Input": "{}"},
-        ActionAfterCompletion="DELETE",
-    )
+    _schedule(scheduler, "turn", START + timedelta(seconds=60), {}, "marked")
     mark = loop.mark()
     clock.now = START + timedelta(seconds=61)
     assert loop.tick() == ["turn"]  # the loop's own tick, between the move and the request
