@@ -110,8 +110,7 @@ def cells_of(mask: int) -> list[int]:
     if mask.bit_count() > DENSE:
         top = mask.bit_length()
         if top <= TABLE_CELLS:
-            data = mask.to_bytes((top + 7) >> 3, "little")
-            return list(b"".join(map(getitem, _byte_cells(), data)))
+            return list(_cell_bytes(mask, top))
         return list(compress(_INDEXES, bin(mask)[:1:-1].encode().translate(_ONES)))
     found = []
     try:
@@ -137,8 +136,14 @@ def each_cell(mask: int) -> Iterable[int]:
     if mask.bit_count() > DENSE:
         top = mask.bit_length()
         if top <= TABLE_CELLS:
-            return b"".join(map(getitem, _byte_cells(), mask.to_bytes((top + 7) >> 3, "little")))
+            return _cell_bytes(mask, top)
     return cells_of(mask)
+
+
+def _cell_bytes(mask: int, top: int) -> bytes:
+    """The cells of ``mask`` (its highest bit below ``top``, at most cell 255) as bytes: each
+    byte's cells looked up (``_byte_cells``) and joined, all in C."""
+    return b"".join(map(getitem, _byte_cells(), mask.to_bytes((top + 7) >> 3, "little")))
 
 
 DENSE = 20

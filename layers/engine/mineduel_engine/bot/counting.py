@@ -551,13 +551,13 @@ class _TooMany(Exception):
     """The listing of a component passed ``LISTED_NODES`` search steps."""
 
 
-BRANCHES = tuple(tuple((m, comb(n, m)) for m in range(1, n + 1)) for n in range(9))
-"""A branching group's moves by its size: ``(m, C(n, m))`` from ``m = 1`` (sizes to 8)."""
-
-
 def _branches(top: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """``BRANCHES`` for sizes to ``top``."""
+    """A branching group's moves by its size, to ``top``: ``(m, C(n, m))`` from ``m = 1``."""
     return tuple(tuple(enumerate(binomials(n)))[1:] for n in range(top + 1))
+
+
+BRANCHES = _branches(len(ROWS) - 1)
+"""``_branches`` for the group sizes a board with eight neighbours a cell has (to 8)."""
 
 
 def _choices(step: Any) -> int:

@@ -60,7 +60,7 @@ class Position:
         ``object.__setattr__``, seven calls, where one update of the instance's dict does it
         (a position is built for every board the bot weighs).
         """
-        # (a board string is kept as it is: joining its characters again cost about 2% of a
+        # (a board string is kept as it is: joining its characters again cost about 3% of a
         # solve of real play's median board, a 256-element tuple and its join)
         text = cells if isinstance(cells, str) else "".join(cells)
         if len(cells) != width * height or len(text) != len(cells):
