@@ -987,27 +987,37 @@ def test_notifications_in_the_browser_the_switch_the_kinds_and_the_service_worke
         deadline = time.monotonic() + 10
         while not registrations and time.monotonic() < deadline:
             page.wait_for_timeout(100)
-        registration = next(r for r in registrations if not r["isDeleted"])
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {
-                "origin": stack.url,
-                "registrationId": registration["registrationId"],
-                "data": json.dumps(push.payload),
-            },
+        registration = next(
+            r for r in registrations if not r["isDeleted"] and r["scopeURL"] == f"{stack.url}/"
         )
+        # The push goes in through DevTools, which answers before the worker has handled it and
+        # drops a message it cannot deliver without a word; under load (CI, three workers) one
+        # delivery in a long while left no notification. So the same message is delivered again
+        # when none has shown after a few seconds: its tag is the game's, so a second delivery
+        # replaces the first, and exactly one notification is still asserted.
         shown = None
-        deadline = time.monotonic() + WAIT_MS / 1000
-        while shown is None and time.monotonic() < deadline:
-            shown = page.evaluate(
-                """async () => {
-                    const r = await navigator.serviceWorker.getRegistration();
-                    const found = r ? await r.getNotifications() : [];
-                    const seen = found.map(n => [n.title, n.body, n.tag, n.data.url]);
-                    return seen.length ? seen : null;
-                }"""
+        for _delivery in range(3):
+            cdp.send(
+                "ServiceWorker.deliverPushMessage",
+                {
+                    "origin": stack.url,
+                    "registrationId": registration["registrationId"],
+                    "data": json.dumps(push.payload),
+                },
             )
-            page.wait_for_timeout(100)
+            deadline = time.monotonic() + WAIT_MS / 3000
+            while shown is None and time.monotonic() < deadline:
+                page.wait_for_timeout(100)
+                shown = page.evaluate(
+                    """async () => {
+                        const r = await navigator.serviceWorker.getRegistration();
+                        const found = r ? await r.getNotifications() : [];
+                        const seen = found.map(n => [n.title, n.body, n.tag, n.data.url]);
+                        return seen.length ? seen : null;
+                    }"""
+                )
+            if shown is not None:
+                break
         assert shown == [
             ["You are invited", push.payload["body"], f"game-{game_id}", push.payload["url"]]
         ]
