@@ -8,8 +8,9 @@ Environment:
 - ``FIELDS`` = ``fresh`` (default: new random server seeds, for reported figures) or ``fixed``
   (seeds derived from a fixed list, for regressions: the same games every run).
 - ``JOBS`` (default: CPU count): worker processes for the matches.
-- ``PART`` = ``all`` (default), ``engine``, ``games`` (mine-duel matches), ``variants``
-  (mineseeker and windows-duel matches) or ``positions`` (draw the real-play set anew, below).
+- ``PART`` = ``all`` (default), ``engine``, ``classic`` (the engine timing on classic boards
+  alone, below), ``games`` (mine-duel matches), ``variants`` (mineseeker and windows-duel
+  matches) or ``positions`` (draw the real-play set anew, below).
 - ``MATCHES``: comma list from ``hard-medium,hard-easy,medium-random`` (default: all three).
 - ``VARIANT_GAMES`` (default ``GAMES`` / 2, so 1000): games per variant match, duplicate pairs.
 - ``VARIANT_MATCHES``: comma list from ``mineseeker-bomb,windows-safest,windows-medium,
@@ -24,6 +25,9 @@ Environment:
   ``REAL_SET=played`` draws the real-play positions from games played now instead;
   ``PART=positions`` draws them and writes them over the kept set.
 - ``REPEAT`` (default 5): timings per position for the engine; the fastest counts.
+- ``CLASSIC_POSITIONS`` (default 200): positions per classic board (beginner, intermediate,
+  expert) in the engine timing's last table (``classic``: boards of other sizes and densities
+  than MineDuel's, from single-player games played here, the same every run).
 
 The engine timing runs ms_toollib (a Rust minesweeper library, ``pip install -e '.[bench]'``)
 side by side on flag-free positions (flags turned back into covered cells, so both solve the
@@ -67,6 +71,9 @@ from mineduel_engine.bot.probability import solve
 from mineduel_engine.bot.windows import play_safest
 from mineduel_engine.fairness import bot_stream
 from mineduel_engine.geometry import neighbours, to_row_col
+
+from .classic import bench_classic
+from .side_by_side import TABLE_HEAD, quantile, ratio_row, side_by_side
 
 RULES = rules_for("mine-duel")
 SETTINGS = Settings.for_variant("mine-duel", seats=2)
@@ -421,36 +428,6 @@ def toollib_enum(ms_toollib: Any, cells: tuple[str, ...]) -> Any:
     return ms_toollib.cal_probability_enum(toollib_board(cells), 51)
 
 
-def timed(run: Callable[[], object]) -> float:
-    """Seconds one call takes."""
-    started = time.perf_counter()
-    run()
-    return time.perf_counter() - started
-
-
-def side_by_side(
-    positions: Sequence[tuple[str, ...]],
-    engines: dict[str, Callable[[tuple[str, ...]], object]],
-    repeat: int,
-) -> dict[str, list[float]]:
-    """Per engine, each position's fastest time of ``repeat``: the engines take turns on each
-    position (their order alternating), so a burst of load hits both alike."""
-    best = {name: [math.inf] * len(positions) for name in engines}
-    names = list(engines)
-    for r in range(repeat):
-        for i, cells in enumerate(positions):
-            for name in names if (i + r) % 2 == 0 else reversed(names):
-                run = engines[name]
-                best[name][i] = min(best[name][i], timed(partial(run, cells)))
-    return best
-
-
-def quantile(samples: Sequence[float], q: float) -> float:
-    """The ``q`` quantile (nearest rank) of ``samples``."""
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
-
-
 BAND = (13, 26)
 """The real-play positions reported apart: those whose largest component (before the pair
 rule) has this many groups, just past the listing's ``LISTED_GROUPS``."""
@@ -476,12 +453,9 @@ def max_difference(ms_toollib: Any, positions: Sequence[tuple[str, ...]]) -> flo
     return worst
 
 
-def bench_engine(real: int, stress: int, repeat: int) -> None:
+def bench_engine(real: int, stress: int, repeat: int, classic: int) -> None:
     """The probability engine beside ms_toollib on the same positions (module docstring)."""
-    try:
-        ms_toollib = importlib.import_module("ms_toollib")
-    except ImportError:
-        ms_toollib = None
+    ms_toollib = _toollib()
     sets = {
         f"{real} positions from real play": real_positions(real),
         f"{stress} stress boards (frontier {STRESS_FRONTIER} cells)": [
@@ -530,10 +504,7 @@ def bench_engine(real: int, stress: int, repeat: int) -> None:
         ("enum", f"ms_toollib {version} cal_probability_enum (sparse answer)"),
     ):
         print(f"  against {label}:")
-        print(
-            "    | set | median ratio (theirs / ours) | p99 ratio | ours faster on | worst ratio |"
-        )
-        print("    | --- | --- | --- | --- | --- |")
+        print(TABLE_HEAD)
         rows = [(name, p[key]["ours"], p[key][key]) for name, p in results.items()]
         if band:
             real_times = results[real_name][key]
@@ -545,19 +516,21 @@ def bench_engine(real: int, stress: int, repeat: int) -> None:
                 )
             )
         for name, ours, theirs in rows:
-            ratios = [t / o for t, o in zip(theirs, ours, strict=True)]
-            print(
-                f"    | {name} | {statistics.median(ratios):.2f} "
-                f"({statistics.median(theirs) * 1e3:.3f} / {statistics.median(ours) * 1e3:.3f} ms)"
-                f" | {quantile(theirs, 0.99) / quantile(ours, 0.99):.2f} "
-                f"({quantile(theirs, 0.99) * 1e3:.2f} / {quantile(ours, 0.99) * 1e3:.2f} ms) | "
-                f"{sum(r > 1 for r in ratios) / len(ratios):.0%} | {min(ratios):.2f} |"
-            )
+            print(ratio_row(name, ours, theirs))
     for name, found in sets.items():
         print(
             f"  {name}: max |ours - cal_probability_onboard| = "
             f"{max_difference(ms_toollib, found):.1e}"
         )
+    bench_classic(ms_toollib, classic, repeat)
+
+
+def _toollib() -> Any:
+    """The ms_toollib module, or None when the ``bench`` extra is not installed."""
+    try:
+        return importlib.import_module("ms_toollib")
+    except ImportError:
+        return None
 
 
 def _version(package: str) -> str:
@@ -578,11 +551,23 @@ def main() -> None:
     if part == "positions":
         draw_positions(int(os.environ.get("REAL_POSITIONS", "300")))
         return
+    if part == "classic":
+        ms_toollib = _toollib()
+        if ms_toollib is None:
+            print("ms_toollib is not installed (pip install -e '.[bench]'): nothing to compare")
+            return
+        bench_classic(
+            ms_toollib,
+            int(os.environ.get("CLASSIC_POSITIONS", "200")),
+            int(os.environ.get("REPEAT", "5")),
+        )
+        return
     if part in ("all", "engine"):
         bench_engine(
             int(os.environ.get("REAL_POSITIONS", "300")),
             int(os.environ.get("STRESS_BOARDS", "100")),
             int(os.environ.get("REPEAT", "5")),
+            int(os.environ.get("CLASSIC_POSITIONS", "200")),
         )
     if part in ("all", "games"):
         print(f"matches: {games} games each, duplicate pairs, {fields} fields, {jobs} processes")
