@@ -12,6 +12,7 @@ import pytest
 from moto import mock_aws
 
 from mineduel.benchmarks.capacity import item_size, read_units, value_size, write_units
+from mineduel.benchmarks.cost import README, README_FIGURES
 from mineduel.benchmarks.indexes import TableModel
 from mineduel.benchmarks.metering import Meter
 
@@ -87,3 +88,17 @@ def test_calls_are_charged_to_the_request_measured_in_their_thread(table: Any) -
     assert read.operations() == {"DynamoDB:GetItem": 2}
     assert read.read_units == 1.0 + 0.5
     assert [s.label for s in meter.samples] == ["write", "read"]
+
+
+def test_every_cost_figure_the_readme_states_is_found_wherever_its_lines_break() -> None:
+    text = README.read_text(encoding="utf-8")
+    found = {name: pattern.search(text) for name, pattern in README_FIGURES.items()}
+    assert all(found.values()), [name for name, match in found.items() if match is None]
+    for name, match in found.items():
+        assert match is not None
+        stated = match.group(1)
+        float(stated)  # a figure, not a stray dot
+        # the same sentence with a line break between every two words reads the same figure
+        again = README_FIGURES[name].search(match.group(0).replace(" ", "\n"))
+        assert again is not None
+        assert again.group(1) == stated

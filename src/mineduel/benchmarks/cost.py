@@ -685,10 +685,13 @@ def report_cost(run: Run) -> list[str]:
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 README_FIGURES = {
-    "write units a move": re.compile(r"A move costs about ([\d.]+) DynamoDB write units"),
-    "write units a commit": re.compile(r"\(a commit, with the bot's replies, ([\d.]+)\)"),
-    "read units a move": re.compile(r"and ([\d.]+) read units"),
-    "$ per 1,000 games": re.compile(r"1,000 games vs the bot about \$([\d.]+)"),
+    name: re.compile(pattern.replace(" ", r"\s+"))  # (a line may break between any two words)
+    for name, pattern in (
+        ("write units a move", r"A move costs about ([\d.]+) DynamoDB write units"),
+        ("write units a commit", r"\(a commit, with the bot's replies, ([\d.]+)\)"),
+        ("read units a move", r"and ([\d.]+) read units"),
+        ("$ per 1,000 games", r"1,000 games vs the bot about \$([\d.]+)"),
+    )
 }
 """The figures README.md's "What it costs" states, each checked against this run."""
 
