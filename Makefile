@@ -6,21 +6,47 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
+# The one installer, at the version the lock was written with: bootstrapped into .venv from PyPI
+# with its hashes checked (tools/uv-bootstrap.txt), so only Python and make are needed.
+UV ?= $(BIN)/uv
+UV_DEP := $(if $(filter $(BIN)/uv,$(UV)),$(BIN)/uv)
+# uv never downloads a Python of its own: .venv is made by $(PYTHON), as the README says.
+export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: setup run test checks checked-workers lint typecheck cfn-lint pytest fuzz workers bench bench-imports bench-bot bench-bot-variants bench-pairing bench-fair-play openapi clean
+.PHONY: setup run test checks checked-workers lint typecheck cfn-lint pytest fuzz workers bench bench-imports bench-bot bench-bot-variants bench-pairing bench-fair-play openapi lock upgrade clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml layers/engine/pyproject.toml layers/service/pyproject.toml
-	$(BIN)/python -m pip install --quiet -e layers/engine -e layers/service -e '.[dev]'
+$(BIN)/uv: $(BIN)/python tools/uv-bootstrap.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes \
+		-r tools/uv-bootstrap.txt
+	touch $@
+
+# Exactly uv.lock, hashes checked; --locked refuses a lock that no longer matches pyproject.toml
+# (never resolves anew: `make lock` does that, on purpose).
+$(STAMP): $(UV_DEP) uv.lock pyproject.toml layers/engine/pyproject.toml layers/service/pyproject.toml
+	$(UV) sync --locked --quiet
 	touch $(STAMP)
 
 setup: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/mineduel serve --port $(PORT)
+
+# After a change to a pyproject.toml's requirements: the lock resolved again (keeping every
+# version it can), the environment synced to it, and the files exported from it for pip and SAM
+# written (src/mineduel/lockfiles.py; tests/test_locks.py holds them to the lock).
+# `make upgrade`: every package to the newest version allowed, then every test (docs/dependencies.md).
+lock: $(UV_DEP)
+	$(UV) lock $(LOCK_FLAGS)
+	$(UV) sync --locked --quiet
+	$(BIN)/python -m mineduel.lockfiles
+	touch $(STAMP)
+
+upgrade:
+	$(MAKE) --no-print-directory lock LOCK_FLAGS=--upgrade
+	$(MAKE) --no-print-directory test
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -74,7 +100,7 @@ bench-imports: $(STAMP)
 
 # The bot benchmark compares against ms_toollib, which only the optional `bench` extra installs.
 bench-bot: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(UV) sync --locked --quiet --extra bench
 	$(BIN)/python -m mineduel.benchmarks.bot
 
 # The mineseeker and windows-duel matches alone (1,000 games each by default; VARIANT_GAMES=200

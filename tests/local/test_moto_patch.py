@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -455,3 +457,18 @@ def test_get_records_answers_what_motos_serializer_answers(
         assert mine["dynamodb"].pop("ApproximateCreationDateTime") == when.replace(microsecond=0)
         assert mine == moto_s
     assert ours["Records"][0]["dynamodb"]["NewImage"]["b"] == {"B": b"\x00\x01binary"}
+
+
+def test_the_installed_moto_is_the_release_the_patch_was_written_for() -> None:
+    """The patch leans on moto's internals: the lock pins the release it was reviewed against,
+    and any other release (an upgrade of the lock, a hand install) is named here until the patch
+    is reviewed again and ``MOTO_VERSION`` moved with the pin."""
+    installed = version("moto")
+    assert installed == moto_patch.MOTO_VERSION, (
+        f"moto {installed} is installed; the local stack's patch was written for "
+        f"{moto_patch.MOTO_VERSION}: review src/mineduel/local/moto_patch.py against it "
+        "(docs/local.md, The moto patch), then move MOTO_VERSION and the pin in pyproject.toml"
+    )
+    pin = f"]=={moto_patch.MOTO_VERSION}"
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    assert any(pin in line for line in pyproject.splitlines() if '"moto[' in line)

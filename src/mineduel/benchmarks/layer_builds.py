@@ -12,6 +12,7 @@ import functools
 import platform
 import shutil
 import subprocess
+from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -79,26 +80,20 @@ def build_layer(logical_id: str, artifacts: Path, wheel_platform: str = LAMBDA_P
 
 
 def install_runtime_sdk(target: Path) -> Path:
-    """boto3 and botocore in ``target``: what the Lambda runtime provides beside the layers;
+    """boto3 and botocore in ``target``: what the Lambda runtime provides beside the layers (at
+    the version the tests run with: AWS's runtime brings its own, which the lock cannot pin);
     with the packages the functions bring of their own (``functions/*/requirements.txt``,
-    which SAM installs beside each one's app.py), so every handler can be imported."""
+    which SAM installs beside each one's app.py, hashed), so every handler can be imported."""
+    sdk = [f"boto3=={version('boto3')}"]
     own = [f"--requirement={r}" for r in sorted((ROOT / "functions").glob("*/requirements.txt"))]
-    done = subprocess.run(  # noqa: S603  (our own pip, fixed arguments)
-        [
-            runtime_python(),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--target",
-            str(target),
-            "boto3",
-            *own,
-        ],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        raise BuildError(f"boto3: {done.stderr.strip().splitlines()[-1:]}")
+    # Two installs: pip checks every hash of a file that has some, and the SDK pin has none.
+    for pins in (sdk, own):
+        done = subprocess.run(  # noqa: S603  (our own pip, fixed arguments)
+            [runtime_python(), "-m", "pip", "install", "--quiet", "--target", str(target), *pins],
+            check=False,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise BuildError(f"{pins[0]}: {done.stderr.strip().splitlines()[-1:]}")
     return target

@@ -94,6 +94,10 @@ from moto.scheduler.models import EventBridgeSchedulerBackend
 from moto.sqs.models import SQSBackend
 
 SUPPORTED = "5.2."
+MOTO_VERSION = "5.2.6"
+"""The release this patch was written for and tested with: the lock pins it (pyproject.toml), and
+a test fails when another is installed. Other 5.2 releases are still patched (``install``), but
+until the patch is reviewed against one, only this release is known to behave."""
 QUEUE_WRITES = (
     "send_message",
     "send_message_batch",

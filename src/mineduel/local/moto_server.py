@@ -10,7 +10,9 @@ the process; an :class:`EmbeddedMoto` therefore starts from, and leaves behind, 
 (moto's own ``/moto-api/reset``), so one stack never sees another's tables. It runs the patched
 moto (``moto_patch``: transactions that cost what they touch, a stream that keeps 24 hours,
 TTL), and :meth:`EmbeddedMoto.locked` lets the local stack work on moto's backends directly
-(the TTL process) between two AWS calls, never during one.
+(the TTL process) between two AWS calls, never during one. In front of it all, the web client's
+CORS contract (``browser_cors``): the page's calls to Cognito never depend on how a moto release
+answers a preflight.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from moto.moto_server.werkzeug_app import (
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from . import moto_patch
+from .browser_cors import BrowserCors
 from .serving import serve_in_thread
 
 StartResponse = Callable[..., Any]
@@ -67,8 +70,10 @@ class EmbeddedMoto:
         moto_patch.install()
         app = SerializedApp(DomainDispatcherApplication(create_backend_app))
         self._app = app
+        self.browser = BrowserCors(app)
+        """The web client's CORS contract: :meth:`BrowserCors.allow` its origins."""
         self._server: BaseWSGIServer = make_server(
-            host, port, app, threaded=True, request_handler=_QuietHandler
+            host, port, self.browser, threaded=True, request_handler=_QuietHandler
         )
         self._thread = serve_in_thread(self._server, "moto-server", start=False)
 

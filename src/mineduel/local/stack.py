@@ -173,6 +173,15 @@ class RunningStack:
             self._stoppers.pop()()
 
 
+def web_origins(host: str, port: int) -> tuple[str, ...]:
+    """The origins a browser gives the web client served on ``host:port`` (on the loopback
+    address, by its name too: a newcomer may type either)."""
+    origins = [f"http://{host}:{port}"]
+    if host == "127.0.0.1":
+        origins.append(f"http://localhost:{port}")
+    return tuple(origins)
+
+
 def start_local_stack(
     host: str = "127.0.0.1",
     port: int = 3000,
@@ -277,6 +286,8 @@ def start_local_stack(
         )
         server = make_http_server(api, host, port)
         bound_host, bound_port = server.server_address[:2]
+        if moto is not None:
+            moto.browser.allow(*web_origins(str(bound_host), int(bound_port)))
         # moto cannot run functions, nor reach sockets: the service's Lambda client and its
         # WebSocket management client reach this server instead.
         os.environ["AWS_ENDPOINT_URL_LAMBDA"] = f"http://{bound_host!s}:{bound_port}"
