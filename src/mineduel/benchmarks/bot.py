@@ -29,7 +29,8 @@ Environment:
   expert) in the engine timing's last table (``classic``: boards of other sizes and densities
   than MineDuel's, from single-player games played here, the same every run).
 
-The engine timing runs ms_toollib (a Rust minesweeper library, ``pip install -e '.[bench]'``)
+The engine timing runs ms_toollib (a Rust minesweeper library, the locked extra ``bench``,
+which ``make bench-bot`` installs)
 side by side on flag-free positions (flags turned back into covered cells, so both solve the
 same problem): its whole-board call ``cal_probability_onboard`` and its enumeration entry point
 ``cal_probability_enum``, each compared with ours in a pass of its own (the two engines timed
@@ -75,6 +76,7 @@ from mineduel_engine.geometry import neighbours, to_row_col
 from .classic import bench_classic
 from .side_by_side import TABLE_HEAD, quantile, ratio_row, side_by_side
 
+INSTALL_TOOLLIB = "make bench-bot installs it: uv sync --locked --extra bench"
 RULES = rules_for("mine-duel")
 SETTINGS = Settings.for_variant("mine-duel", seats=2)
 MATCHES = {"hard-medium": ("hard", "medium"), "hard-easy": ("hard", "easy")}
@@ -477,7 +479,7 @@ def bench_engine(real: int, stress: int, repeat: int, classic: int) -> None:
         f"engines interleaved (load average {load:.1f} on {os.cpu_count()} cores at the start)"
     )
     if ms_toollib is None:
-        print("  ms_toollib is not installed (pip install -e '.[bench]'): ours alone")
+        print(f"  ms_toollib is not installed ({INSTALL_TOOLLIB}): ours alone")
     # per set, per entry point (``ours`` alone without ms_toollib): the pass's times by engine
     results = {
         name: {
@@ -554,7 +556,7 @@ def main() -> None:
     if part == "classic":
         ms_toollib = _toollib()
         if ms_toollib is None:
-            print("ms_toollib is not installed (pip install -e '.[bench]'): nothing to compare")
+            print(f"ms_toollib is not installed ({INSTALL_TOOLLIB}): nothing to compare")
             return
         bench_classic(
             ms_toollib,
