@@ -13,6 +13,7 @@ from mineduel_engine.state import GameState
 from mineduel_service.play import advance as turns
 
 from mineduel.cli import main as mineduel
+from mineduel.testing.fields import safe_number
 
 if TYPE_CHECKING:
     from conftest import Api
@@ -174,3 +175,28 @@ def test_every_move_is_chained_and_a_saved_value_proves_the_log_up_to_it(api: Ap
             assert previous == saved  # the log up to the saved value is what the client saw
     log = api.call("GET", f"/v1/games/{game['game_id']}/moves").body["moves"]
     assert [m["chain"] for m in log] == [m["chain"] for m in doc["moves"]]
+
+
+def test_a_commit_answers_with_every_move_it_caused_however_many_writes(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/api.md: the answer lists every move the request caused. Three bots reply to a tap,
+    and with writes bounded to two moves the replies need several writes (the bound is 88 on
+    AWS: a request in which bots play more than that is the same case); the answer, and a retry
+    with the same Idempotency-Key, list them all, exactly as the log stores them."""
+    monkeypatch.setattr(turns, "MAX_MOVES_PER_WRITE", 2)
+    token = api.guest()
+    game = api.bot_game(token, seats=4, bots=3, bot_level="easy")
+    game_id = game["game_id"]
+    row, col = safe_number(game_id)
+    key = {"Idempotency-Key": "every-move-1"}
+    first = api.commit(token, game_id, row, col, 0, headers=key)
+    assert first.status == 200, first.body
+    answered = first.body["moves"]
+    stored = api.call("GET", f"/v1/games/{game_id}/moves").body["moves"]
+    assert len(stored) == first.body["game"]["move_count"] >= 4  # a tap, a reply a bot at least
+    assert [m["n"] for m in answered] == [m["n"] for m in stored]
+    assert [m["chain"] for m in answered] == [m["chain"] for m in stored]
+    retry = api.commit(token, game_id, row, col, 0, headers=key)
+    assert retry.status == 200, retry.body
+    assert [m["chain"] for m in retry.body["moves"]] == [m["chain"] for m in stored]

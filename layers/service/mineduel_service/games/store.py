@@ -22,7 +22,7 @@ import json
 import uuid
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mineduel_engine import Move
@@ -60,12 +60,20 @@ class FirstAnswer:
 
 @dataclass(frozen=True)
 class IdempotencyWrite:
-    """An idempotency item to write with a commit: whose key it is and when it expires."""
+    """An idempotency item to write with a commit: whose key it is and when it expires.
+    ``extends``: the item exists (the commit's first write made it) and only its last move
+    moves on, with a bots-only game's further writes (``play.advance.write``)."""
 
     player_id: str
     key_hash: str
     answer: FirstAnswer
     expires_at: int
+    extends: bool = False
+
+    def extended_to(self, last_move: int) -> IdempotencyWrite:
+        """The same key's first answer, now through ``last_move`` (a further write's moves)."""
+        answer = replace(self.answer, last_move=last_move)
+        return replace(self, answer=answer, extends=True)
 
 
 # ---------------------------------------------------------------------------- the game item
@@ -289,8 +297,22 @@ def _game_put(after: GameRecord, before: GameRecord | None) -> dict[str, Any]:
     }
 
 
-def _idempotency_put(idempotency: IdempotencyWrite) -> dict[str, Any]:
+def _idempotency_op(idempotency: IdempotencyWrite) -> dict[str, Any]:
     record = idempotency.answer
+    if idempotency.extends:
+        return {
+            "Update": {
+                "TableName": dynamo.table(),
+                "Key": keys.idempotency(idempotency.player_id, idempotency.key_hash),
+                "UpdateExpression": "SET #last = :last",
+                "ConditionExpression": "fingerprint = :fingerprint",
+                "ExpressionAttributeNames": {"#last": "last"},
+                "ExpressionAttributeValues": {
+                    ":last": {"N": str(record.last_move)},
+                    ":fingerprint": {"S": record.fingerprint},
+                },
+            }
+        }
     return dynamo.new_item_op(
         {
             **keys.idempotency(idempotency.player_id, idempotency.key_hash),
@@ -324,7 +346,7 @@ def write_game(
         items.append(dynamo.new_item_op(moves_item(after.game_id, moves)))
     items.extend(related)
     if idempotency is not None:
-        items.append(_idempotency_put(idempotency))
+        items.append(_idempotency_op(idempotency))
     dynamo.transact(items)
 
 

@@ -171,10 +171,11 @@ def write(
     """Write ``after`` over ``before`` (``dynamo.WriteConflict`` if the game moved meanwhile),
     then play a bots-only game on to its end in further writes.
 
-    Each further write is a conditional transaction of its own, and each stored state is a
-    complete, valid game with its deadline at ``now`` while a bot is to move: if the process
-    dies between two writes, the sweeper finds the game due and plays on from there. A game
-    that ended forgets its seed (it is public now).
+    Each further write is a conditional transaction of its own (moving the caller's
+    Idempotency-Key's first answer on to its last move, when there is one), and each stored
+    state is a complete, valid game with its deadline at ``now`` while a bot is to move: if
+    the process dies between two writes, the sweeper finds the game due and plays on from
+    there. A game that ended forgets its seed (it is public now).
     """
     writes.persist(after, before, log, idempotency)
     written = list(log)
@@ -183,8 +184,10 @@ def write(
         if seed is None:
             seed = crypto.decrypt_seed(last.seed_ciphertext, last.game_id)
         following, more = after_moves(last, last.state, [], now, seed)
+        # The request's key keeps up: a retry answers with every move this request caused.
+        kept = idempotency.extended_to(more[-1]["n"]) if idempotency and more else None
         try:
-            writes.persist(following, last, more)
+            writes.persist(following, last, more, kept)
         except dynamo.WriteConflict:
             break  # someone else is playing this game on; their write stands
         written.extend(more)

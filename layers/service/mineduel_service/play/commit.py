@@ -4,7 +4,8 @@ A commit reads as five steps, each a function with one job:
 
 1. **load** (``load``): the game, with the first answer to the caller's key when one is sent, in
    one read; the caller checked against the game's seat; every refusal before anything is
-   played (``check``);
+   played (``check``, which writes nothing; a late commit's timeout is then recorded by
+   ``record_late_commit`` and refused);
 2. **decide** (``decide``): the engine plays the caller's move on the field and every bot
    reply it triggers, in memory (``advance.after_moves``);
 3. **write** (``advance.write``): one conditional transaction, so of racing commits exactly
@@ -13,7 +14,9 @@ A commit reads as five steps, each a function with one job:
 5. **count** (``advance.count_result``): a game the move ended is counted into its players'
    statistics and ratings.
 
-It answers with the game as its own writes stored it, and the moves this request played. Not
+It answers with the game as its own writes stored it, and every move this request played, as
+stored (a game left to bots alone plays on in further writes: their moves are in the answer
+too, and in a retry's). Not
 with the result counted: counting is a transaction of its own, made after the commit's and
 finished by the sweeper within a minute when it fails, and the commit's answer must be the same
 whichever way that goes. So the commit that ends a rated game answers with ``rating_before``
@@ -82,7 +85,9 @@ def commit_move(
     record, seat, previous = load(cred, game_id, key, now)
     if previous is not None:
         return _replay(previous, key, record, seat)
-    check(record, seat, request, key, now)
+    late = check(record, seat, request, now)
+    if late is not None:
+        raise record_late_commit(record, late, now, key)
     # 2. decide
     seed = crypto.decrypt_seed(record.seed_ciphertext, game_id)
     after, log = decide(record, seat, request, now, seed)
@@ -95,8 +100,10 @@ def commit_move(
     advance.follow_schedule(record, stored.game)
     # 5. count
     advance.count_result(stored.game)
-    count("MovesCommitted", len(log))
-    return answer(stored.game, log, seat)
+    count("MovesCommitted", len(stored.moves))
+    # The answer is what was stored: every move of the request, a bots-only game's further
+    # writes included (``advance.write``), never only the first write's.
+    return answer(stored.game, stored.moves, seat)
 
 
 # ---------------------------------------------------------------------------- the key
@@ -172,14 +179,16 @@ def load(
     return record, seat_of(record, cred, now), previous
 
 
-def check(record: GameRecord, seat: int, request: CommitRequest, key: Keyed, now: datetime) -> None:
-    """Refuse a commit that cannot be played: the game is not running, the turn's deadline
-    passed (recorded now, then refused), the client saw another move, the seat is out or not
-    to move."""
+def check(record: GameRecord, seat: int, request: CommitRequest, now: datetime) -> Refusal | None:
+    """Refuse a commit that cannot be played (the game is not running, the client saw another
+    move, the seat is out or not to move), or return the refusal of a commit that came after
+    the turn's deadline, which the caller records before raising (``record_late_commit``).
+    Nothing is written here: every refusal raised is final, and the late one is decided first.
+    """
     if record.status != "active":
         raise GameNotActive(f"The game is {record.status}; no move can be played.")
     if overdue(record, now):
-        _write_timeout(record, seat, now, key)
+        return _late(record, seat)
     if request.expected_move != record.state.move_count:
         raise StaleMove(
             f"The game is at move {record.state.move_count}, not {request.expected_move}: "
@@ -189,22 +198,25 @@ def check(record: GameRecord, seat: int, request: CommitRequest, key: Keyed, now
         raise SeatOut()
     if record.state.turn != seat:
         raise NotYourTurn(f"It is seat {record.state.turn}'s turn, not yours.")
+    return None
 
 
-def _write_timeout(record: GameRecord, seat: int, now: datetime, key: Keyed) -> None:
-    """The turn's deadline has passed: write the timeout (once; a racing expiry may have written
-    it already) and refuse the commit, telling the caller what happened."""
+def _late(record: GameRecord, seat: int) -> Refusal:
+    """The refusal of a commit after the turn's deadline, as the caller's seat reads it."""
     turn = record.state.turn
-    refusal: Refusal
     if turn == seat:
-        refusal = DeadlinePassed(
-            f"Your move deadline passed at {record.deadline}; your seat is out."
-        )
-    else:
-        refusal = TurnTimedOut(
-            f"Seat {turn} missed its move deadline ({record.deadline}) and is out; "
-            "reload the game and commit again."
-        )
+        return DeadlinePassed(f"Your move deadline passed at {record.deadline}; your seat is out.")
+    return TurnTimedOut(
+        f"Seat {turn} missed its move deadline ({record.deadline}) and is out; "
+        "reload the game and commit again."
+    )
+
+
+def record_late_commit(record: GameRecord, refusal: Refusal, now: datetime, key: Keyed) -> Refusal:
+    """The turn's deadline has passed: write the timeout (once; a racing expiry may have
+    written it already) with the refusal kept under the caller's key, and return the refusal
+    for the caller to raise."""
+    turn = record.state.turn
     if turn is not None:
         after, log = advance.time_out(record, turn, now, None)
         # If the expiry, a claim or another commit recorded it first, theirs stands.
@@ -212,7 +224,7 @@ def _write_timeout(record: GameRecord, seat: int, now: datetime, key: Keyed) -> 
             advance.store_outcome(record, after, log, now, None, key.refused(refusal))
         if record.seats[turn].kind != "bot":
             count("TurnsTimedOut")
-    raise refusal
+    return refusal
 
 
 # ---------------------------------------------------------------------------- 2. decide
