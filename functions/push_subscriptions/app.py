@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from mineduel_service.api import http
-from mineduel_service.api.http import Body, Path, Response
+from mineduel_service.api.http import Body, Path, Query, Response
 from mineduel_service.contract.push import (
     PushSubscriptionOut,
     PushSubscriptionRequest,
     PushSubscriptionsOut,
 )
 from mineduel_service.notify import subscriptions
+from mineduel_service.platform.pagination import DEFAULT_LIMIT, MAX_LIMIT
 
 app = http.new_app()
 SUBSCRIPTION_ID = Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
@@ -56,11 +57,16 @@ def add(request: Annotated[PushSubscriptionRequest, Body()]) -> Response[PushSub
     operation_id="listPushSubscriptions",
     tags=["notifications"],
     security=http.TOKEN,
-    responses=http.responses(200, PushSubscriptionsOut, "At most 10, never their keys."),
+    responses=http.responses(
+        200, PushSubscriptionsOut, "A page of them (an account has at most 10), never their keys."
+    ),
 )
-def list_all() -> Response[PushSubscriptionsOut]:
-    """200 with every subscription of the caller's."""
-    return http.json_response(200, subscriptions.list_all(http.caller(app)))
+def list_page(
+    cursor: Annotated[str | None, Query(max_length=2048)] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+) -> Response[PushSubscriptionsOut]:
+    """200 with a page of the caller's subscriptions (all ten fit the default page)."""
+    return http.json_response(200, subscriptions.list_page(http.caller(app), cursor, limit))
 
 
 @app.delete(

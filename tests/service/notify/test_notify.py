@@ -339,8 +339,27 @@ def test_ten_a_player_however_many_race(served_api: Api) -> None:
     with ThreadPoolExecutor(max_workers=6) as pool:
         statuses = sorted(pool.map(racing, range(8, 14)))
     assert statuses == [201, 201, 409, 409, 409, 409]
-    assert len(served_api.call("GET", path, token=token).body["subscriptions"]) == 10
+    everything = served_api.call("GET", path, token=token).body
+    assert len(everything["subscriptions"]) == 10 and everything["next"] is None
     assert _count(player) == 10
+
+    # Pages of three: 3, 3, 3, 1, in order, the last without a cursor to an empty page.
+    pages, cursor = [], None
+    while True:
+        query = {"limit": "3", **({"cursor": cursor} if cursor else {})}
+        page = served_api.call("GET", path, token=token, query=query)
+        assert page.status == 200, page.body
+        pages.append([s["subscription_id"] for s in page.body["subscriptions"]])
+        cursor = page.body["next"]
+        if cursor is None:
+            break
+    assert [len(p) for p in pages] == [3, 3, 3, 1]
+    assert [sid for p in pages for sid in p] == [
+        s["subscription_id"] for s in everything["subscriptions"]
+    ]
+    forged = served_api.call("GET", path, token=token, query={"cursor": "e30.AAAA"})
+    assert (forged.status, forged.error_code) == (400, "bad-cursor")
+    assert served_api.call("GET", path, token=token, query={"limit": "0"}).status == 422
 
 
 # ---------------------------------------------------------------------------- the VAPID key

@@ -110,16 +110,24 @@ def get_subscription(player_id: str, sub_id: str) -> PushSubscription | None:
     return parse_subscription(found) if found else None
 
 
-def subscriptions_of(player_id: str) -> list[PushSubscription]:
-    """Every subscription of the player, oldest id order (one consistent ``Query``)."""
-    return [
-        parse_subscription(item)
-        for item in dynamo.query(
-            "pk = :pk AND begins_with(sk, :push)",
-            {":pk": {"S": keys.player_partition(player_id)}, ":push": {"S": keys.PUSH_SK}},
-            consistent=True,
-        )
-    ]
+def subscriptions_page(
+    player_id: str, limit: int, after: str | None = None
+) -> tuple[list[PushSubscription], str | None]:
+    """A page of the player's subscriptions in id order, after the one ``after`` names, and
+    the id the next page starts after (None on the last page). One consistent ``Query`` of
+    ``limit`` + 1 items: the one more only tells whether a page follows, so the last page
+    never hands out a cursor to an empty one."""
+    partition = keys.player_partition(player_id)
+    start = keys.push_subscription(player_id, after) if after is not None else None
+    items, _ = dynamo.query_page(
+        "pk = :pk AND begins_with(sk, :push)",
+        {":pk": {"S": partition}, ":push": {"S": keys.PUSH_SK}},
+        consistent=True,
+        limit=limit + 1,
+        start=start,
+    )
+    page = [parse_subscription(item) for item in items[:limit]]
+    return page, page[-1].subscription_id if len(items) > limit else None
 
 
 def player_push(player_id: str) -> tuple[Profile | None, list[PushSubscription]]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..contract.push import PushSubscriptionRequest
 from ..people.identity import account_only
-from ..platform import auth, clock
+from ..platform import auth, clock, pagination
 from ..platform.config import get_config
 from . import mobile, store
 from .endpoints import check_endpoint, push_service
@@ -76,10 +76,20 @@ def add(caller: auth.Caller, request: PushSubscriptionRequest) -> tuple[dict[str
     return view(sub), store.add(sub)
 
 
-def list_all(caller: auth.Caller) -> dict[str, Any]:
-    """``GET /v1/me/push-subscriptions``."""
+LIST = "push-subscriptions"
+"""The list's name in its cursors (``platform.pagination``)."""
+
+
+def list_page(caller: auth.Caller, cursor: str | None, limit: int) -> dict[str, Any]:
+    """``GET /v1/me/push-subscriptions``: a page of at most ``limit``, in id order."""
     player_id = account_only(caller).player_id
-    return {"subscriptions": [view(s) for s in store.subscriptions_of(player_id)], "next": None}
+    position = pagination.decode(LIST, cursor)
+    after = None if position is None else position.get("after")
+    if position is not None and (not isinstance(after, str) or not 0 < len(after) < 64):
+        raise pagination.bad_cursor()
+    found, last = store.subscriptions_page(player_id, limit, after)
+    following = None if last is None else pagination.encode(LIST, {"after": last})
+    return {"subscriptions": [view(s) for s in found], "next": following}
 
 
 def remove(caller: auth.Caller, subscription_id: str) -> None:
