@@ -69,8 +69,10 @@ AWS_LATENCY_MS = {
 function's duration instead of moto's time over loopback on this machine, which is not AWS's."""
 CLIENT_RETRIES = 3
 """A refused write the API says to retry (409 ``*-conflict``) is retried, as a client would."""
+TARGET_USD = 0.35  # per 1,000 games against the bot, everything they cause included
 COLD_START_SHARE = 0.05  # assumed share of requests that land on a new execution environment
-LAMBDA_PLATFORM_LOG_BYTES = 350  # assumed: Lambda's own START, END and REPORT lines
+LAMBDA_PLATFORM_LOG_BYTES = 350  # assumed: Lambda's own START, END and REPORT lines (INFO)
+COMMIT_FUNCTION = "CommitMoveFunction"  # most of a game's requests: its logs, traces for all
 LABEL_FUNCTIONS = {
     "guests": "GuestsFunction",
     "create": "CreateGameFunction",
@@ -443,11 +445,12 @@ def measure() -> Run:
             first_use_ms=first_use,
             imported_by=imported_by,
             without_bytecode_ms=bare,
-            log_bytes_per_request=request_log / requests + LAMBDA_PLATFORM_LOG_BYTES,
+            log_bytes_per_request=request_log / requests + platform_log_bytes(COMMIT_FUNCTION),
             skipped=bench.skipped,
             fanout=fanout.caused,
             fanout_trigger=fanout.trigger.describe(),
-            fanout_log_bytes=fanout.log_bytes / max(invocations, 1) + LAMBDA_PLATFORM_LOG_BYTES,
+            fanout_log_bytes=fanout.log_bytes / max(invocations, 1)
+            + platform_log_bytes(FANOUT_FUNCTION),
         )
     finally:
         stack.stop()
@@ -573,6 +576,7 @@ def game_usage(run: Run) -> tuple[GameUsage, dict[str, float]]:
         scheduler_invocations=fired,
         stored_bytes=statistics.mean(run.game_bytes),
         log_bytes=requests * run.log_bytes_per_request,
+        traced_share=traced_share(COMMIT_FUNCTION),
     )
     return usage, mix
 
@@ -603,6 +607,7 @@ def fanout_usage(run: Run, mix: dict[str, float]) -> FanoutUsage:
         write_units=wru,
         bus_events=events,
         log_bytes=invocations * run.fanout_log_bytes,
+        traced_share=traced_share(FANOUT_FUNCTION),
     )
 
 
@@ -633,6 +638,25 @@ def _fired_schedules(groups: dict[str, list[Sample]], mix: dict[str, float]) -> 
         created += k * sum(1 for c in calls if c.operation == "CreateSchedule") / len(samples)
         deleted += k * sum(1 for c in calls if c.operation == "DeleteSchedule") / len(samples)
     return max(created - deleted, 0.0)
+
+
+def platform_log_bytes(logical_id: str) -> int:
+    """Lambda's own log lines an invocation of the function sends to CloudWatch: START and
+    REPORT are system logs at INFO, so a ``SystemLogLevel`` of WARN (template.yaml, Globals
+    merged) sends none of them."""
+    logging = load_template().functions[logical_id].properties.get("LoggingConfig", {})
+    return 0 if logging.get("SystemLogLevel") == "WARN" else LAMBDA_PLATFORM_LOG_BYTES
+
+
+def traced_share(logical_id: str) -> float:
+    """The share of the function's invocations X-Ray records: Lambda's own sampling with
+    ``Tracing: Active`` (the template's ``TracingMode`` at its default when it refers to it),
+    none with ``PassThrough`` (nothing upstream of a stream or an HTTP API samples)."""
+    template = load_template()
+    mode = template.functions[logical_id].properties.get("Tracing", "PassThrough")
+    if isinstance(mode, dict) and "Ref" in mode:
+        mode = template.body.get("Parameters", {}).get(mode["Ref"], {}).get("Default")
+    return PRICES.xray_sampled_share if mode == "Active" else 0.0
 
 
 def memory_of(logical_id: str) -> float:
@@ -678,8 +702,12 @@ def report_cost(run: Run) -> list[str]:
     for item, usd in fanout_cost_lines(fan, 1000, PRICES):
         fanout_total += usd
         lines.append(f"  {item:<44} ${usd:8.4f}")
+    verdict = "meets" if total + fanout_total <= TARGET_USD else "MISSES"
     lines.append(f"  {'total':<44} ${total + fanout_total:8.4f}")
     lines.append(f"  {'(of which the live fan-out)':<44} ${fanout_total:8.4f}")
+    lines.append(
+        f"  target: at most ${TARGET_USD:.2f} per 1,000 games, the fan-out included: {verdict}"
+    )
     return lines
 
 

@@ -51,6 +51,8 @@ class GameUsage:
     log_bytes: float
     index_write_units: float = 0.0
     """Writes of the table's global secondary indexes (measured from the items written)."""
+    traced_share: float = PRICES.xray_sampled_share
+    """The share of requests X-Ray records (the functions' ``Tracing``)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,8 @@ class FanoutUsage:
     write_units: float
     bus_events: float
     log_bytes: float
+    traced_share: float = PRICES.xray_sampled_share
+    """The share of invocations X-Ray records (the fan-out function's ``Tracing``)."""
 
 
 def cost_lines(
@@ -96,8 +100,8 @@ def cost_lines(
             n * usage.scheduler_invocations * prices.scheduler_invocation,
         ),
         (
-            "X-Ray traces (5% sampled)",
-            n * usage.requests * prices.xray_sampled_share * prices.xray_trace,
+            f"X-Ray traces ({usage.traced_share:.0%} sampled)",
+            n * usage.requests * usage.traced_share * prices.xray_trace,
         ),
         ("CloudWatch Logs ingestion", n * usage.log_bytes / 1e9 * prices.logs_ingest_gb),
     ]
@@ -124,9 +128,12 @@ def fanout_cost_lines(
     lines += [
         ("live fan-out: EventBridge events", n * usage.bus_events * prices.eventbridge_event),
         (
-            "live fan-out: X-Ray traces and logs",
-            n * usage.invocations * prices.xray_sampled_share * prices.xray_trace
-            + n * usage.log_bytes / 1e9 * prices.logs_ingest_gb,
+            f"live fan-out: X-Ray traces ({usage.traced_share:.0%} sampled)",
+            n * usage.invocations * usage.traced_share * prices.xray_trace,
+        ),
+        (
+            "live fan-out: CloudWatch Logs ingestion",
+            n * usage.log_bytes / 1e9 * prices.logs_ingest_gb,
         ),
     ]
     return lines

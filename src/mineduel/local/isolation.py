@@ -20,7 +20,9 @@ every environment in one process (a private copy of the handler module each:
   stack would count fewer KMS calls than AWS makes;
 - the notification service keeps the VAPID key pair it read (``vapid._cache``), so a stack
   started after another in the same process would hand browsers the first stack's public key
-  and then find no private key of its own to sign with.
+  and then find no private key of its own to sign with;
+- the fan-out keeps the bus rules it read (``listeners._cache``), as each Lambda environment
+  keeps its own.
 
 :func:`install` re-homes exactly these on the running :class:`Environment`, which
 :func:`running_in` makes current for one invocation (a ``ContextVar``, so each request's thread
@@ -211,6 +213,7 @@ _PROVIDER_STATE = (*_METRICS_STATE, "dimension_sets", "timestamp")
 _SINGLETONS = (
     ("mineduel_service.platform.crypto", "_cache", ("clear", "forget")),
     ("mineduel_service.notify.vapid", "_cache", ("clear",)),
+    ("mineduel_service.live.listeners", "_cache", ("clear",)),
 )
 _install_lock = threading.Lock()
 _installed = False

@@ -11,10 +11,13 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from mineduel_service.games import store, watchers
-from mineduel_service.live import connections
+from mineduel_service.live import connections, listeners
+from mineduel_service.platform import clock
 from mineduel_service.platform.config import get_config
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
+
+from mineduel.local.streams import stream_pollers
 
 if TYPE_CHECKING:
     from conftest import Api
@@ -199,6 +202,7 @@ def test_game_events_reach_the_stacks_bus(served_api: Api) -> None:
     events.put_targets(
         Rule="all-games", EventBusName=bus, Targets=[{"Id": "q", "Arn": arn["QueueArn"]}]
     )
+    listeners.forget_rules()  # the fan-out trusts the rules it read for FRESH_S
     feed = api.stream()
     token = api.guest()
     game_id = api.bot_game(token, bot_level="easy")["game_id"]
@@ -214,3 +218,53 @@ def test_game_events_reach_the_stacks_bus(served_api: Api) -> None:
     assert kinds[0] == "GameStarted" and kinds[-1] == "GameFinished", kinds
     assert "MovePlayed" in kinds
     assert all(e["source"] == "mineduel.game" for e in mine)
+    events.remove_targets(Rule="all-games", EventBusName=bus, Ids=["q"])
+    events.delete_rule(Name="all-games", EventBusName=bus)
+
+
+def test_only_the_events_a_rule_listens_for_are_put_on_the_bus(served_api: Api) -> None:
+    """PutEvents is billed per entry, matched or not: a bus without rules gets nothing, and a
+    rule for one detail type gets that type alone, once the rules are read again."""
+    api = served_api
+    config = get_config()
+    bus = api.stack.ref("GameEventBus")
+    events = boto3.client("events", region_name=config.region)
+    reports: list[dict[str, Any]] = []
+
+    def deliver(logical_id: str, event: dict[str, Any]) -> Any:
+        report = api.invoker.invoke(logical_id, event)
+        reports.append(report)
+        return report
+
+    (feed,) = stream_pollers(api.stack.template, api.stack.resolve, config.region, deliver)
+    assert events.list_rules(EventBusName=bus)["Rules"] == []
+    token = api.guest()
+    game_id = api.bot_game(token, bot_level="easy")["game_id"]
+    listeners.forget_rules()  # whatever an earlier test left cached is read anew
+    _tap(api, token, game_id)
+    feed.run_now()
+    assert "move" in [e for r in reports for e in r["events"]]
+    assert sum(r["bus_events"] for r in reports) == 0
+
+    sqs = boto3.client("sqs", region_name=config.region)
+    queue = sqs.create_queue(QueueName="game-ends-test")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["QueueArn"])["Attributes"]
+    pattern = {"source": ["mineduel.game"], "detail-type": ["GameFinished"]}
+    events.put_rule(Name="game-ends", EventBusName=bus, EventPattern=json.dumps(pattern))
+    events.put_targets(
+        Rule="game-ends", EventBusName=bus, Targets=[{"Id": "q", "Arn": arn["QueueArn"]}]
+    )
+    _tap(api, token, game_id)
+    feed.run_now()  # within FRESH_S of the last read: the new rule is not known yet
+    assert sum(r["bus_events"] for r in reports) == 0
+    clock.advance(listeners.FRESH_S)
+    reports.clear()
+    api.call("POST", f"/v1/games/{game_id}/resign", token=token)
+    feed.run_now()
+    assert [e for r in reports for e in r["events"]] == ["resign"]
+    assert sum(r["bus_events"] for r in reports) == 1  # GameFinished; not its MovePlayed
+    got = sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10, WaitTimeSeconds=0)
+    kinds = [json.loads(m["Body"])["detail-type"] for m in got.get("Messages", [])]
+    assert kinds == ["GameFinished"]
+    events.remove_targets(Rule="game-ends", EventBusName=bus, Ids=["q"])
+    events.delete_rule(Name="game-ends", EventBusName=bus)

@@ -16,6 +16,7 @@ from ..platform import aws
 from ..platform.config import get_config
 from ..platform.observability import count, logger
 from .connections import drop_connection
+from .listeners import listened
 
 MAX_BUS_ENTRIES = 10  # PutEvents takes 10 entries a call
 
@@ -60,9 +61,11 @@ def send(connection_id: str, message: dict[str, Any], report: FanoutReport) -> b
 
 
 def put_bus_events(entries: list[dict[str, Any]], report: FanoutReport) -> None:
+    """Put the entries some rule on the stack's bus listens for (``listeners``), ten a call."""
     bus = get_config().event_bus_name
     if not entries or not bus:
         return
+    entries = listened(entries, bus)
     for start in range(0, len(entries), MAX_BUS_ENTRIES):
         batch = [{**e, "EventBusName": bus} for e in entries[start : start + MAX_BUS_ENTRIES]]
         try:

@@ -300,6 +300,8 @@ def _management(call: _Call) -> list[IamRequest]:
 
 # ---------------------------------------------------------------------------- EventBridge
 def _events(call: _Call) -> list[IamRequest]:
+    if call.operation == "ListRules":  # a List action without a resource type: "*" only
+        return [IamRequest("events:ListRules", "*")]
     if call.operation != "PutEvents":
         raise call.unknown("no IAM mapping for this EventBridge operation")
     found = []
