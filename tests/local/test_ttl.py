@@ -1,8 +1,9 @@
 """The local stack is bounded like AWS: items whose TTL has passed are deleted (a REMOVE by the
 DynamoDB service each, which the fan-out acts on), and the stream keeps 24 hours.
 
-A guest plays with an ``Idempotency-Key`` (an idempotency record) and a subscribed socket (a
-connection and a subscription), and a guest token is an item too: all carry ``expires_ttl``.
+A guest plays with a subscribed socket (a connection and a subscription), and a guest token is
+an item too: all carry ``expires_ttl``. (The commit's ``Idempotency-Key`` rides on its log item,
+which is kept as long as the game: no TTL.)
 Moving the local clock eight days on deletes every one of them at once, as DynamoDB's TTL would
 have while the time passed; before, moto kept them forever.
 """
@@ -65,7 +66,8 @@ def test_expired_items_are_deleted_and_the_stream_keeps_a_day(stack: RunningStac
         kinds = {
             i["sk"]["S"].split("#")[0] if "#" in i["sk"]["S"] else i["sk"]["S"] for i in expiring
         }
-        assert {"CONN", "GAME", "IDEM"} <= kinds, kinds  # GAME#SUB#...: the subscription
+        assert {"CONN", "GAME", "GUEST"} <= kinds, kinds  # GAME#SUB#...: the subscription
+        assert "MOVE" not in kinds  # the log, the key's mark on it included, is kept
         game_stream = [
             r
             for r in _records(stack)
@@ -89,7 +91,7 @@ def test_expired_items_are_deleted_and_the_stream_keeps_a_day(stack: RunningStac
             for r in by_ttl
         )
         ttl_sorts = {r["dynamodb"]["Keys"]["sk"]["S"].split("#")[0] for r in by_ttl}
-        assert {"CONN", "IDEM"} <= ttl_sorts, ttl_sorts  # (the fan-out then drops the subscription)
+        assert {"CONN", "GUEST"} <= ttl_sorts, ttl_sorts  # (the fan-out drops the subscription)
         before_jump = max(int(r["dynamodb"]["SequenceNumber"]) for r in game_stream)
         kept = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
         assert kept and min(kept) > before_jump  # a week-old record is no longer kept

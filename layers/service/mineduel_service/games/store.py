@@ -7,17 +7,22 @@ Idempotency-Key (the whole design is in docs/data-model.md; keys are built in ``
   index) while the game waits or runs, so the sweeper can find every game whose time is up;
 - ``GAME#<id>`` / ``MOVE#<n, 6 digits>``: one append-only log item per write that played
   moves, keyed by the last move's number and holding every move that write added (a commit's
-  tap and the bots' replies), never rewritten;
-- ``IDEM#<player>#<key hash>`` / ``IDEM``: the first answer to an Idempotency-Key (TTL).
+  tap and the bots' replies), never rewritten; a write made for a request with an
+  Idempotency-Key also carries the key's mark and the request's fingerprint (``key``, ``fp``):
+  that is the first answer to the key, kept as long as the log;
+- ``IDEM#<player>#<key hash>`` / ``IDEM``: the first answer to an Idempotency-Key whose request
+  was refused (a passed deadline: nothing of it is in the log), for 24 hours (TTL).
 
 A commit is one ``TransactWriteItems``: the game item conditioned on the exact state it was
-computed from, the new log item conditioned on not existing, and the idempotency record
-likewise, so of racing commits exactly one lands and nothing is ever half-written. Reads are
-consistent.
+computed from and the new log item conditioned on not existing (or a refusal's idempotency
+record likewise), so of racing commits exactly one lands and nothing is ever half-written. A
+played request's key rides in its log item rather than an item of its own: two write units a
+keyed commit fewer (docs/cost.md). Reads are consistent.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 import zlib
@@ -58,22 +63,43 @@ class FirstAnswer:
     message: str | None = None
 
 
+FINGERPRINT_KEPT = 32
+"""Hex digits of a request's fingerprint a log item keeps (128 bits: a log item stays small)."""
+
+
+def key_mark(player_id: str, key_hash: str) -> str:
+    """What a log item keeps of the caller's Idempotency-Key: 128 bits of a hash of whose key
+    it is and the key's own hash (keys are the caller's own: another player's equal key differs)."""
+    return hashlib.sha256(f"{player_id}#{key_hash}".encode()).hexdigest()[:FINGERPRINT_KEPT]
+
+
 @dataclass(frozen=True)
 class IdempotencyWrite:
-    """An idempotency item to write with a commit: whose key it is and when it expires.
-    ``extends``: the item exists (the commit's first write made it) and only its last move
-    moves on, with a bots-only game's further writes (``play.advance.write``)."""
+    """What a write keeps of a commit's Idempotency-Key: whose key it is, what the request did
+    and, for a refusal's record, when it expires. A played request's key is marked on the log
+    item of each write it made (the first and a bots-only game's further ones,
+    ``play.advance.write``); a refused one's is an item of its own."""
 
     player_id: str
     key_hash: str
     answer: FirstAnswer
     expires_at: int
-    extends: bool = False
 
     def extended_to(self, last_move: int) -> IdempotencyWrite:
         """The same key's first answer, now through ``last_move`` (a further write's moves)."""
-        answer = replace(self.answer, last_move=last_move)
-        return replace(self, answer=answer, extends=True)
+        return replace(self, answer=replace(self.answer, last_move=last_move))
+
+    @property
+    def played(self) -> bool:
+        """The request played moves (its key rides on their log items)."""
+        return self.answer.code is None
+
+    def mark(self) -> dict[str, Any]:
+        """The attributes a log item of the request carries: the key's mark, the fingerprint."""
+        return {
+            "key": {"S": key_mark(self.player_id, self.key_hash)},
+            "fp": {"S": self.answer.fingerprint[:FINGERPRINT_KEPT]},
+        }
 
 
 # ---------------------------------------------------------------------------- the game item
@@ -201,10 +227,32 @@ def get_game_with_first_answer(
     )
 
 
-def get_first_answer(player_id: str, key_hash: str) -> FirstAnswer | None:
-    """The first answer to the caller's key (read after a concurrent duplicate won the race)."""
-    item = dynamo.get(keys.idempotency(player_id, key_hash))
-    return _parse_idempotency(item) if item else None
+def first_answer_in_log(
+    game_id: str, after: int, player_id: str, key_hash: str
+) -> FirstAnswer | None:
+    """The first answer to the caller's key when its request played the moves after ``after``
+    (the position it was committed on): the log items from move ``after + 1`` on that carry
+    the key's mark, read consistently; None when the move after ``after`` came from elsewhere.
+    Its fingerprint is the part a log item keeps (``FINGERPRINT_KEPT``)."""
+    mark = key_mark(player_id, key_hash)
+    fingerprint, last = "", after
+    for item in dynamo.query(
+        "pk = :pk AND sk BETWEEN :from AND :to",
+        {
+            ":pk": {"S": keys.game_partition(game_id)},
+            ":from": {"S": keys.move_sort_key(after + 1)},
+            ":to": {"S": keys.MOVES_END},
+        },
+        consistent=True,
+    ):
+        first = int((item.get("first") or item["n"])["N"])
+        if item.get("key", {}).get("S") != mark or first != last + 1:
+            break
+        fingerprint = fingerprint or item["fp"]["S"]
+        last = int(item["n"]["N"])
+    if not fingerprint:
+        return None
+    return FirstAnswer(fingerprint, after + 1, last)
 
 
 def _parse_idempotency(item: dict[str, Any]) -> FirstAnswer:
@@ -224,16 +272,20 @@ def logged_move(move: Move, at: str) -> dict[str, Any]:
     return {**move.to_record(), "at": at}
 
 
-def moves_item(game_id: str, moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def moves_item(
+    game_id: str, moves: Sequence[dict[str, Any]], mark: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """One log item for all the moves one write adds, keyed by the LAST move's number: a
     commit's tap and the bots' replies cost one small item, not one each (two write units per
     item in a transaction), and ``sk > MOVE#<n>`` still finds every item holding a move after
-    ``n``."""
+    ``n``. ``mark``: the Idempotency-Key of the request that played them
+    (``IdempotencyWrite.mark``)."""
     return {
         **keys.moves(game_id, int(moves[-1]["n"])),
         "first": {"N": str(moves[0]["n"])},
         "n": {"N": str(moves[-1]["n"])},
         "moves": {"S": json.dumps(list(moves), separators=(",", ":"))},
+        **(mark or {}),
     }
 
 
@@ -297,22 +349,9 @@ def _game_put(after: GameRecord, before: GameRecord | None) -> dict[str, Any]:
     }
 
 
-def _idempotency_op(idempotency: IdempotencyWrite) -> dict[str, Any]:
+def _refusal_op(idempotency: IdempotencyWrite) -> dict[str, Any]:
+    """The record of a refused request's key (a played one's rides on its log item)."""
     record = idempotency.answer
-    if idempotency.extends:
-        return {
-            "Update": {
-                "TableName": dynamo.table(),
-                "Key": keys.idempotency(idempotency.player_id, idempotency.key_hash),
-                "UpdateExpression": "SET #last = :last",
-                "ConditionExpression": "fingerprint = :fingerprint",
-                "ExpressionAttributeNames": {"#last": "last"},
-                "ExpressionAttributeValues": {
-                    ":last": {"N": str(record.last_move)},
-                    ":fingerprint": {"S": record.fingerprint},
-                },
-            }
-        }
     return dynamo.new_item_op(
         {
             **keys.idempotency(idempotency.player_id, idempotency.key_hash),
@@ -334,19 +373,18 @@ def write_game(
     idempotency: IdempotencyWrite | None = None,
     related: Sequence[dict[str, Any]] = (),
 ) -> None:
-    """Write a game's new state, the log item of its new moves, the items that follow from the
-    change (``related``) and the idempotency item, all or nothing, in one ``TransactWriteItems``
-    (``dynamo.transact``, which retries a transient conflict).
-
-    The game item comes first and the idempotency record last, so ``dynamo.WriteConflict`` can
-    tell which of them refused (``failed(0)``, ``failed(-1)``).
-    """
+    """Write a game's new state, the log item of its new moves (with the request's key, when it
+    played them), the items that follow from the change (``related``) and a refused request's
+    idempotency record, all or nothing, in one ``TransactWriteItems`` (``dynamo.transact``,
+    which retries a transient conflict). The game item comes first (``failed(0)``)."""
+    played = idempotency is not None and idempotency.played
     items = [_game_put(after, before)]
     if moves:
-        items.append(dynamo.new_item_op(moves_item(after.game_id, moves)))
+        mark = idempotency.mark() if idempotency is not None and played else None
+        items.append(dynamo.new_item_op(moves_item(after.game_id, moves, mark)))
     items.extend(related)
-    if idempotency is not None:
-        items.append(_idempotency_op(idempotency))
+    if idempotency is not None and not played:
+        items.append(_refusal_op(idempotency))
     dynamo.transact(items)
 
 

@@ -82,7 +82,7 @@ def commit_move(
     now = clock.now()
     key = Keyed.of(cred, game_id, request, idempotency_key, now)
     # 1. load (and refuse)
-    record, seat, previous = load(cred, game_id, key, now)
+    record, seat, previous = load(cred, game_id, key, now, request.expected_move)
     if previous is not None:
         return _replay(previous, key, record, seat)
     late = check(record, seat, request, now)
@@ -95,7 +95,7 @@ def commit_move(
     try:
         stored = advance.write(record, after, log, now, seed, key.played(log))
     except dynamo.WriteConflict:
-        return _lost_race(game_id, cred, key, seat)
+        return _lost_race(game_id, cred, key, seat, request.expected_move)
     # 4. schedule
     advance.follow_schedule(record, stored.game)
     # 5. count
@@ -164,10 +164,12 @@ def _key_hash(key: str) -> str:
 
 # ---------------------------------------------------------------------------- 1. load
 def load(
-    cred: auth.Credential, game_id: str, key: Keyed, now: datetime
+    cred: auth.Credential, game_id: str, key: Keyed, now: datetime, expected_move: int
 ) -> tuple[GameRecord, int, store.FirstAnswer | None]:
-    """The game, the caller's seat in it, and what an earlier request with the same key did
-    (one read either way: ``GetItem``, or a ``BatchGetItem`` with the key's first answer)."""
+    """The game, the caller's seat in it, and what an earlier request with the same key did:
+    one read (``GetItem``, or with a key a ``BatchGetItem`` of the game and a refused request's
+    record), and a ``Query`` of the log only when the game has moved past ``expected_move``
+    (a played request's key rides on the log items of its moves, from ``expected_move + 1``)."""
     if not store.plausible_id(game_id):
         raise GameNotFound()
     if key.key_hash is None:
@@ -176,6 +178,8 @@ def load(
         record, previous = store.get_game_with_first_answer(game_id, cred.player_id, key.key_hash)
     if record is None:
         raise GameNotFound()
+    if previous is None and key.key_hash is not None and record.state.move_count > expected_move:
+        previous = store.first_answer_in_log(game_id, expected_move, cred.player_id, key.key_hash)
     return record, seat_of(record, cred, now), previous
 
 
@@ -262,7 +266,7 @@ def _replay(
     """What the first request with this key did, answered again as the caller (``seat``) may
     see it: the moves it played (from the log) with the game as it stands now, or its refusal
     raised again."""
-    if previous.fingerprint != key.fingerprint:
+    if not key.fingerprint.startswith(previous.fingerprint):  # a log item keeps a prefix of it
         raise IdempotencyKeyReused()
     if previous.code is not None:
         raise RefusedBefore(previous.code, str(previous.message))
@@ -270,9 +274,13 @@ def _replay(
     return answer(record, log, seat)
 
 
-def _lost_race(game_id: str, cred: auth.Credential, key: Keyed, seat: int) -> dict[str, Any]:
+def _lost_race(
+    game_id: str, cred: auth.Credential, key: Keyed, seat: int, expected_move: int
+) -> dict[str, Any]:
+    """Another write landed first: a duplicate of this request (its key on the log item of the
+    move after ``expected_move``) is answered as a retry; anything else is a conflict."""
     if key.key_hash is not None:
-        previous = store.get_first_answer(cred.player_id, key.key_hash)
+        previous = store.first_answer_in_log(game_id, expected_move, cred.player_id, key.key_hash)
         if previous is not None:
             return _replay(previous, key, existing(game_id), seat)
     raise MoveConflict("Another move landed first: reload the game and try again.")

@@ -300,8 +300,9 @@ def _management(call: _Call) -> list[IamRequest]:
 
 # ---------------------------------------------------------------------------- EventBridge
 def _events(call: _Call) -> list[IamRequest]:
-    if call.operation == "ListRules":  # a List action without a resource type: "*" only
-        return [IamRequest("events:ListRules", "*")]
+    if call.operation == "ListRules":  # the rules of one bus
+        bus = str(call.params.get("EventBusName") or "default").rpartition("/")[2]
+        return [IamRequest("events:ListRules", call.arn("events", f"rule/{bus}/*"))]
     if call.operation != "PutEvents":
         raise call.unknown("no IAM mapping for this EventBridge operation")
     found = []
