@@ -69,6 +69,7 @@ AWS_LATENCY_MS = {
 function's duration instead of moto's time over loopback on this machine, which is not AWS's."""
 CLIENT_RETRIES = 3
 """A refused write the API says to retry (409 ``*-conflict``) is retried, as a client would."""
+SQS_REQUEST = 0.40 / 1e6  # standard queue, per request
 TARGET_USD = 0.35  # per 1,000 games against the bot, everything they cause included
 COLD_START_SHARE = 0.05  # assumed share of requests that land on a new execution environment
 LAMBDA_PLATFORM_LOG_BYTES = 350  # assumed: Lambda's own START, END and REPORT lines (INFO)
@@ -796,6 +797,114 @@ def report_people(run: Run) -> list[str]:
     return lines
 
 
+PEOPLE_FUNCTIONS = {
+    "people profile": "ProfileFunction",
+    "people create": "CreateGameFunction",
+    "people join": "JoinGameFunction",
+    "people commit": COMMIT_FUNCTION,
+    "people history": "MyGamesFunction",
+}
+"""The template function that serves each request of the game between two accounts."""
+NOTICE_USD = 2.53 / 1e6
+"""Delivering one Web Push notice behind the queue (SQS requests, the delivery's invocation
+share, its Query and its once-only PutItem): ``notify.py`` meters it, docs/cost.md
+("Notifications") has the figure."""
+
+
+def correspondence_cost(run: Run) -> list[tuple[str, float]] | None:
+    """(item, USD) of 1,000 correspondence games between two accounts (the bench's people
+    game: profiles, invitation, join, every commit, a history read), everything they cause:
+    each turn's schedule and its stale firing, the fan-out of every write, the notices it
+    queued and their delivery. None when the people game was not measured."""
+    groups = run.meter.by_label()
+    labels = [label for label in PEOPLE_FUNCTIONS if groups.get(label)]
+    if "people commit" not in labels:
+        return None
+    samples = [s for label in labels for s in groups[label]]
+    memory = {label: memory_of(PEOPLE_FUNCTIONS[label]) for label in labels}
+    gb_s = sum(
+        (
+            math.ceil(on_lambda_ms(s))
+            + COLD_START_SHARE * run.cold_import_ms.get(PEOPLE_FUNCTIONS[label], 0.0)
+        )
+        / 1000
+        * memory[label]
+        for label in labels
+        for s in groups[label]
+    )
+    fired = _fired_schedules(
+        {k: groups[k] for k in labels}, {k: float(len(groups[k])) for k in labels}
+    )
+    stale = groups.get("expiry stale", [])
+    stale_gb_s = (
+        sum(math.ceil(on_lambda_ms(s)) for s in stale)
+        / len(stale)
+        / 1000
+        * memory_of("ExpireTurnFunction")
+        if stale
+        else 0.0
+    )
+    stale_rru = sum(s.read_units for s in stale) / len(stale) if stale else 0.0
+    usage = GameUsage(
+        requests=len(samples),
+        lambda_gb_seconds=gb_s + fired * stale_gb_s,
+        read_units=sum(s.read_units for s in samples) + fired * stale_rru,
+        write_units=sum(s.write_units for s in samples),
+        index_write_units=sum(s.index_write_units for s in samples),
+        kms_calls=sum(s.count("KMS") for s in samples),
+        scheduler_invocations=fired,
+        stored_bytes=statistics.mean(run.game_bytes),
+        log_bytes=len(samples) * run.log_bytes_per_request,
+        traced_share=traced_share(COMMIT_FUNCTION),
+    )
+    caused = [f for label in labels for f in run.fanout.get(label, [])]
+    fan = FanoutUsage(
+        invocations=len(caused),
+        lambda_gb_seconds=sum(
+            math.ceil(on_lambda_ms(f)) / 1000 * memory_of(FANOUT_FUNCTION) for f in caused
+        ),
+        read_units=sum(f.read_units for f in caused),
+        write_units=sum(f.all_write_units for f in caused),
+        bus_events=sum(billed_bus_events(f) for f in caused),
+        log_bytes=len(caused) * run.fanout_log_bytes,
+        traced_share=traced_share(FANOUT_FUNCTION),
+    )
+    notices = sum(queued_notices(f) for f in caused)
+    lines = cost_lines(usage, 1000, PRICES) + fanout_cost_lines(fan, 1000, PRICES)
+    lines.append(
+        (
+            "notices: SQS SendMessageBatch (fan-out)",
+            1000 * sum(f.count("SQS") for f in caused) * SQS_REQUEST,
+        )
+    )
+    lines.append((f"notices: delivery, {notices} a game (Web Push)", 1000 * notices * NOTICE_USD))
+    return lines
+
+
+def queued_notices(sample: Sample) -> int:
+    """The notices an invocation of the fan-out queued (the entries of its SendMessageBatch)."""
+    return sum(
+        len(call.params.get("Entries", []))
+        for call in sample.calls
+        if call.service == "SQS" and call.operation == "SendMessageBatch"
+    )
+
+
+def report_correspondence(run: Run) -> list[str]:
+    """The correspondence game's price beside the bot games'."""
+    lines = correspondence_cost(run)
+    if lines is None:
+        return ["correspondence game: NOT MEASURED"]
+    commits = len(run.meter.by_label()["people commit"])
+    found = [
+        f"cost of 1,000 correspondence games between two accounts ({commits} commits each, "
+        "a schedule a turn, Web Push notices; no turn warned):"
+    ]
+    found += [f"  {item:<44} ${usd:8.4f}" for item, usd in lines]
+    found.append(f"  {'total':<44} ${sum(usd for _, usd in lines):8.4f}")
+    return found
+
+
 def report_ratings(run: Run) -> list[str]:
     """What rating adds to applying a finished game's result, and what a leaderboard costs
     (write units of the table, then of its secondary indexes: the ``leaderboard`` index
@@ -867,6 +976,9 @@ def main() -> None:
         print(f"  {line}")
     print()
     for line in report_people(run):
+        print(line)
+    print()
+    for line in report_correspondence(run):
         print(line)
     print()
     for line in report_cost(run):
