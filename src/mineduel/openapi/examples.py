@@ -25,6 +25,7 @@ from mineduel_engine.daily import day_seed
 from mineduel_engine.fairness import commitment
 from mineduel_engine.verify import build_document
 from mineduel_service.api.problems import ApiError
+from mineduel_service.daily.errors import DailyNotReady
 
 Examples = dict[str, dict[str, Any]]
 
@@ -1175,6 +1176,11 @@ _ERRORS_BY_OPERATION: dict[tuple[str, int], tuple[str, str, str]] = {
     ("playDaily", 409): (
         "daily-already-played",
         f"You have had your attempt at 2026-11-30's daily duel (game {DAILY_GAME_ID}).",
+        "/v1/daily/play",
+    ),
+    ("playDaily", 503): (
+        "daily-not-ready",
+        DailyNotReady.default_message,
         "/v1/daily/play",
     ),
     ("turnOffSpectators", 403): (
