@@ -3,9 +3,13 @@ one attempt a player, a table of accounts ranked by mines then fewer safe taps."
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 from datetime import UTC, date, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import boto3
@@ -19,6 +23,41 @@ from mineduel.testing.players import play_out
 
 if TYPE_CHECKING:
     from conftest import Api, Reply
+
+
+EVENTS = Path(__file__).resolve().parents[3] / "events"
+
+
+class _ResponseUrl:
+    """CloudFormation's side of a custom resource: the presigned URL it is answered at."""
+
+    def __init__(self) -> None:
+        self.answers: list[dict[str, Any]] = []
+        answers = self.answers
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_PUT(self) -> None:
+                answers.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                return
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/answer?X-Amz-Signature=x"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@contextlib.contextmanager
+def response_url() -> Iterator[_ResponseUrl]:
+    found = _ResponseUrl()
+    try:
+        yield found
+    finally:
+        found.server.shutdown()
+        found.server.server_close()
 
 
 def travel_to(moment: datetime) -> None:
@@ -281,15 +320,14 @@ def test_the_deployment_prepares_the_days_ahead_and_a_new_day_never_waits(
     day = month_end(9)  # the month's last day: tomorrow and the day after are next month's
     travel_to(at(day, 22))
     assert served_api.call("GET", "/v1/daily").body["commitment"] is None
-    request = {
-        "RequestType": "Create",
-        "StackId": "arn:aws:cloudformation:us-east-1:123456789012:stack/mineduel/1",
-        "RequestId": "a-request",
-        "LogicalResourceId": "DailyPreparation",
-        "ResourceType": "Custom::DailyPreparation",
-        "ResourceProperties": {},
-    }
-    answer = served_api.invoker.invoke("DailyHousekeepingFunction", request)
+    request = json.loads((EVENTS / "daily_preparation.json").read_text())
+    with response_url() as answered:
+        request["ResponseURL"] = answered.url
+        answer = served_api.invoker.invoke("DailyHousekeepingFunction", request)
+    assert answered.answers == [answer]  # CloudFormation was answered at its URL
+    assert answer["RequestId"] == request["RequestId"]
+    assert answer["LogicalResourceId"] == "DailyPreparation"
+    del request["ResponseURL"]  # the local stack's request: the answer is what is returned
     after, later = day + timedelta(days=1), day + timedelta(days=2)
     assert answer["Status"] == "SUCCESS", answer
     assert answer["Data"]["Days"] == ",".join(d.isoformat() for d in (day, after, later))
