@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .base import ResponseModel, SeatKind, Status
 from .games import ResultOut, TurnOut
+from .moves import MoveOut
 
 
 def _is_none(value: Any) -> bool:
@@ -112,7 +113,10 @@ class VerificationOut(BaseModel):
     seats: list[VerificationSeatOut] | None = Field(
         description="One object a seat, in seat order; null while a game runs"
     )
-    moves: list[dict[str, Any]]
+    moves: list[MoveOut] = Field(
+        description="The whole log, oldest first, each move with its `chain` value (a running "
+        "game's wrong guesses without their cell)"
+    )
     move_count: int = Field(
         description="How many moves the log has when the document is made: a verifier refuses "
         "a document whose `moves` are fewer (docs/fairness.md)"
