@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import pytest
 from mineduel_engine.chain import chained
+from mineduel_engine.sample_games import play_sample
 
 from mineduel.cli import main
 
@@ -150,6 +151,22 @@ def test_a_log_cut_short_with_its_head_edited_to_match_still_fails(
     failed = {check["name"] for check in verdict["checks"] if not check["ok"]}
     assert failed == {"end", "result", "seats"}
     assert any("the rules do not end the game there" in p for p in verdict["problems"])
+
+
+def test_a_running_game_cut_short_exits_1_not_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing of a running game can be replayed (exit 3), but its head already shows a log
+    cut short (exit 1)."""
+    game = play_sample("running-cli", 2, max_moves=8)
+    records = [{**m.to_dict(), "at": "2026-11-29T12:00:00Z"} for m in game.moves]
+    doc = game.document(chained(game.commitment, records))
+    whole, cut = tmp_path / "whole.json", tmp_path / "cut.json"
+    whole.write_text(json.dumps(doc))
+    cut.write_text(json.dumps({**doc, "moves": doc["moves"][:-3]}))
+    assert main(["verify", str(whole)]) == 3
+    assert main(["verify", str(cut)]) == 1
+    assert "the document says the game has 8 moves, but its log has 5" in capsys.readouterr().out
 
 
 def test_a_chained_log_without_its_head_fails(

@@ -125,3 +125,22 @@ def test_a_log_without_chain_values_has_only_its_count_checked() -> None:
     old = {k: v for k, v in doc.items() if k not in ("chain", "move_count")}
     assert verify_document(old).ok
     assert "chain-head" in _failed({**doc, "chain": "00" * 32})
+
+
+def test_a_running_game_cut_short_is_refused_before_its_seed_is_out() -> None:
+    """While the seed is secret nothing can be replayed, but the chain and its head can be
+    checked: an intact running document is "not checked yet", a cut one is wrong."""
+    game = play_sample("running-chain", 2, max_moves=12)
+    assert not game.state.finished
+    records = [{**m.to_dict(), "at": "2026-11-29T12:00:00Z"} for m in game.moves]
+    doc = game.document(chained(game.commitment, records))
+    assert doc["status"] == "active" and doc["move_count"] == 12
+    assert verify_document(doc).checked is False
+    cut = {**doc, "moves": doc["moves"][:-1]}
+    verdict = verify_document(cut)
+    assert verdict.checked and not verdict.ok
+    assert {r.name for r in verdict.failed} == {"chain-head"}
+    assert verdict.problems[0].startswith("the document says the game has 12 moves, but its log")
+    changed = copy.deepcopy(doc)
+    changed["moves"][3]["row"] = (changed["moves"][3]["row"] + 1) % 16
+    assert {r.name for r in verify_document(changed).failed} == {"chain"}

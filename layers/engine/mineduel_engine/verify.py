@@ -9,7 +9,9 @@ shape error is one more problem.
 A running game (``seed`` null, ``status`` ``waiting`` or ``active``) cannot be checked yet,
 because the seed is secret until the game ends: its verdict is ``checked=False, ok=False`` with no
 problems, which says "nothing to check yet" and not "something is wrong". The same holds for a
-finished daily game (``field_id`` set) until its day is over: its seed is the whole day's.
+finished daily game (``field_id`` set) until its day is over: its seed is the whole day's. Its
+hash chain and head need no seed, though: when they do not hold (a log changed or cut short),
+the verdict is ``checked=True, ok=False`` with those problems.
 
 Every document says where its log ends: ``move_count`` and ``chain``, the last move's chain
 value (``chain-head``). The links of a hash chain all still hold when moves are dropped from
@@ -186,9 +188,9 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
         report.problem("document", "the document is not a JSON object")
         return report.verdict()
     if doc.get("seed") is None and doc.get("status") in RUNNING:
-        return NOT_YET
+        return _chain_only(doc) or NOT_YET
     if doc.get("seed") is None and doc.get("field_id") is not None:
-        return DAY_NOT_OVER
+        return _chain_only(doc) or DAY_NOT_OVER
     report = _Report()
     _check_status(doc, report)
     settings = _read_settings(doc, report)
@@ -213,6 +215,14 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
     _check_times(doc, replayed, report)
     _check_chain(doc, report)
     return report.verdict()
+
+
+def _chain_only(doc: Mapping[str, Any]) -> Verdict | None:
+    """What a document whose seed is still secret can already show wrong: a broken chain or a
+    log that does not end at its head (checked, not ok); None when both hold (not checked)."""
+    report = _Report()
+    _check_chain(doc, report)
+    return report.verdict() if report.problems else None
 
 
 def _check_chain(doc: Mapping[str, Any], report: _Report) -> None:
