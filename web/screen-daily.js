@@ -28,7 +28,7 @@ export async function show(view) {
     h("p", { class: "muted" }, `Closes in ${timeLeft(today.closes_at)}.`, session.signedIn() ? "" : " Guests may play; only accounts are ranked."),
     action, todayBox, yesterdayBox);
   await Promise.all([
-    today.commitment ? table(todayBox, today.date) : fill(todayBox, todayBox.firstChild, h("p", { class: "muted" }, "Nobody has played today yet: be the first.")),
+    today.commitment ? table(todayBox, today.date) : fill(todayBox, todayBox.firstChild, h("p", { class: "muted" }, "Today's duel is being prepared: its commitment is published before anyone plays. Come back in a few minutes.")),
     today.yesterday ? table(yesterdayBox, today.yesterday.date) : fill(yesterdayBox, yesterdayBox.firstChild, h("p", { class: "muted" }, "There was no daily duel yesterday.")),
   ]);
   return undefined;

@@ -68,6 +68,7 @@ const CODES = {
   "guest-token-invalid": "The guest games could not be found any more.",
   "not-a-guest-token": "The guest games could not be found any more.",
   "daily-already-played": "You have played today's duel already: come back tomorrow.",
+  "daily-not-ready": "Today's duel is not open yet: its field is committed to before anyone plays. Try again in a few minutes.",
   "day-not-found": "There was no daily duel that day.",
   "avatar-too-large": "That picture is too big: use one under 256 KB.",
   "avatar-unsupported-type": "Use a PNG, JPEG or WebP picture.",

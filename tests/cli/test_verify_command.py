@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from mineduel_engine.chain import chained
+from mineduel_engine.sample_games import play_sample
 
 from mineduel.cli import main
 
@@ -23,9 +25,26 @@ HONEST = GOLDEN / "three-seats-field-done.json"
 
 
 def tampered(tmp_path: Path) -> Path:
+    """The honest game with move 5 given to another seat, its chain and head recomputed (so
+    only the replay can tell)."""
     doc = json.loads(HONEST.read_text())
     doc["moves"][4]["seat"] = (doc["moves"][4]["seat"] + 1) % 3
+    doc["moves"] = chained(doc["commitment"], doc["moves"])
+    doc["chain"] = doc["moves"][-1]["chain"]
     path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def truncated(tmp_path: Path, drop: int, *, head_too: bool) -> Path:
+    """The honest game without its last ``drop`` moves; with ``head_too`` its chain head and
+    move count edited to match the shorter log, as a careful forger would."""
+    doc = json.loads(HONEST.read_text())
+    del doc["moves"][-drop:]
+    if head_too:
+        doc["move_count"] = len(doc["moves"])
+        doc["chain"] = doc["moves"][-1]["chain"]
+    path = tmp_path / "truncated.json"
     path.write_text(json.dumps(doc))
     return path
 
@@ -104,6 +123,61 @@ def test_json_output_gives_every_check_with_its_result(
     assert [name for name, c in checks.items() if not c["ok"]] == ["moves"]
     assert checks["moves"]["details"] == verdict["problems"]
     assert all(c["details"] == [] for c in checks.values() if c["ok"])
+
+
+@pytest.mark.parametrize("drop", [1, 2, 40])
+def test_a_log_cut_short_fails_on_its_head_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], drop: int
+) -> None:
+    """Every link of a truncated log still holds; its head says where the log ended."""
+    assert main(["verify", "--json", str(truncated(tmp_path, drop, head_too=False))]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    checks = {check["name"]: check for check in verdict["checks"]}
+    assert checks["chain"]["ok"] is True  # the links alone cannot tell
+    assert checks["chain-head"]["ok"] is False
+    count = json.loads(HONEST.read_text())["move_count"]
+    assert checks["chain-head"]["details"][0] == (
+        f"the document says the game has {count} moves, but its log has {count - drop}; "
+        "moves are missing from its end"
+    )
+
+
+def test_a_log_cut_short_with_its_head_edited_to_match_still_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Head and count edited consistently: the chain holds, the replay does not end there."""
+    assert main(["verify", "--json", str(truncated(tmp_path, 1, head_too=True))]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    failed = {check["name"] for check in verdict["checks"] if not check["ok"]}
+    assert failed == {"end", "result", "seats"}
+    assert any("the rules do not end the game there" in p for p in verdict["problems"])
+
+
+def test_a_running_game_cut_short_exits_1_not_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing of a running game can be replayed (exit 3), but its head already shows a log
+    cut short (exit 1)."""
+    game = play_sample("running-cli", 2, max_moves=8)
+    records = [{**m.to_dict(), "at": "2026-11-29T12:00:00Z"} for m in game.moves]
+    doc = game.document(chained(game.commitment, records))
+    whole, cut = tmp_path / "whole.json", tmp_path / "cut.json"
+    whole.write_text(json.dumps(doc))
+    cut.write_text(json.dumps({**doc, "moves": doc["moves"][:-3]}))
+    assert main(["verify", str(whole)]) == 3
+    assert main(["verify", str(cut)]) == 1
+    assert "the document says the game has 8 moves, but its log has 5" in capsys.readouterr().out
+
+
+def test_a_chained_log_without_its_head_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = json.loads(HONEST.read_text())
+    del doc["chain"], doc["move_count"]
+    path = tmp_path / "headless.json"
+    path.write_text(json.dumps(doc))
+    assert main(["verify", str(path)]) == 1
+    assert "does not say where its log ends (no move_count and chain)" in capsys.readouterr().out
 
 
 def test_json_output_of_an_honest_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,7 +19,13 @@ from mineduel_engine.fairness import commitment
 from openapi_spec_validator import validate
 
 from mineduel.openapi import generate as openapi
-from mineduel.openapi.examples import ANALYSIS, DAILY_TABLE_CLOSED, VERIFICATION_FINISHED
+from mineduel.openapi.examples import (
+    ANALYSIS,
+    DAILY_TABLE_CLOSED,
+    VERIFICATION_DAILY,
+    VERIFICATION_FINISHED,
+    VERIFICATION_RUNNING,
+)
 from mineduel.openapi.generate import TAGS, OpenApiConflict, build, merge, operations, render
 from mineduel.template import load_template
 
@@ -295,6 +301,34 @@ def test_try_it_out_sends_bodies_that_work_for_a_new_guest(document: dict[str, A
 def test_the_verification_example_is_a_fair_game() -> None:
     verdict = verify_document(VERIFICATION_FINISHED)
     assert verdict.checked and verdict.ok, verdict.problems
+    daily = verify_document(VERIFICATION_DAILY)
+    assert daily.ok, daily.problems
+    checked = {result.name for result in daily.results}
+    assert {"daily-field", "daily-month-key", "daily-day-seed", "chain-head"} <= checked
+
+
+def test_the_verification_schema_names_every_field_a_verifier_reads(
+    document: dict[str, Any],
+) -> None:
+    """Every key of every Verification example (a finished game, a running one, a daily one of
+    a month that is over) is a property of the schema, described, and the ones every document
+    carries are required: a verifier written from the document alone finds all it needs."""
+    schema = document["components"]["schemas"]["VerificationOut"]
+    properties = schema["properties"]
+    for example in (VERIFICATION_FINISHED, VERIFICATION_RUNNING, VERIFICATION_DAILY):
+        assert set(example) <= set(properties), set(example) - set(properties)
+    assert {"options", "seats", "field_id", "daily", "move_count", "chain"} <= set(properties)
+    assert {"options", "seats", "moves", "move_count", "chain"} <= set(schema["required"])
+    assert not {"field_id", "daily", "move_deadline_s"} & set(schema["required"])
+    for name in ("options", "seats", "field_id", "daily", "move_count", "chain"):
+        assert properties[name].get("description"), name
+    daily = document["components"]["schemas"]["DailyProofOut"]["properties"]
+    assert set(VERIFICATION_DAILY["daily"]) == set(daily)
+    seat = document["components"]["schemas"]["VerificationSeatOut"]["properties"]
+    assert all(set(s) <= set(seat) for s in VERIFICATION_DAILY["seats"])
+    examples = document["paths"]["/v1/games/{game_id}/verify"]["get"]["responses"]["200"]
+    shown = examples["content"]["application/json"]["examples"]
+    assert {"finished", "running", "daily"} <= set(shown)
 
 
 def test_a_players_export_is_documented_as_ndjson_pages(document: dict[str, Any]) -> None:

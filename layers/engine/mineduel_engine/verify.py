@@ -9,7 +9,14 @@ shape error is one more problem.
 A running game (``seed`` null, ``status`` ``waiting`` or ``active``) cannot be checked yet,
 because the seed is secret until the game ends: its verdict is ``checked=False, ok=False`` with no
 problems, which says "nothing to check yet" and not "something is wrong". The same holds for a
-finished daily game (``field_id`` set) until its day is over: its seed is the whole day's.
+finished daily game (``field_id`` set) until its day is over: its seed is the whole day's. Its
+hash chain and head need no seed, though: when they do not hold (a log changed or cut short),
+the verdict is ``checked=True, ok=False`` with those problems.
+
+Every document says where its log ends: ``move_count`` and ``chain``, the last move's chain
+value (``chain-head``). The links of a hash chain all still hold when moves are dropped from
+its end; the head does not, so a log cut short fails from the document alone, before and
+without any replay.
 
 Every variant's document carries ``options`` (the creation options) and ``seats`` (each seat's
 counters and place); both are checked against the replay. A mine-duel document may lack them
@@ -58,6 +65,8 @@ CHECK_NAMES: dict[str, str] = {
     "seats": "every seat's declared counters and place are the ones the rules give",
     "times": "by the move times, every move came within its turn's deadline",
     "chain": "every move's chain value follows from the commitment and the records before",
+    "chain-head": "the log ends where the document says: its move count, and its last move's "
+    "chain value equal to the document's chain head",
     "daily-field": "the field id names a day (daily-YYYY-MM-DD) and every client seed is empty",
     "daily-month-key": "SHA-256 of the month key equals the month's commitment published in "
     "advance",
@@ -179,9 +188,9 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
         report.problem("document", "the document is not a JSON object")
         return report.verdict()
     if doc.get("seed") is None and doc.get("status") in RUNNING:
-        return NOT_YET
+        return _chain_only(doc) or NOT_YET
     if doc.get("seed") is None and doc.get("field_id") is not None:
-        return DAY_NOT_OVER
+        return _chain_only(doc) or DAY_NOT_OVER
     report = _Report()
     _check_status(doc, report)
     settings = _read_settings(doc, report)
@@ -208,13 +217,24 @@ def verify_document(doc: Mapping[str, Any]) -> Verdict:
     return report.verdict()
 
 
+def _chain_only(doc: Mapping[str, Any]) -> Verdict | None:
+    """What a document whose seed is still secret can already show wrong: a broken chain or a
+    log that does not end at its head (checked, not ok); None when both hold (not checked)."""
+    report = _Report()
+    _check_chain(doc, report)
+    return report.verdict() if report.problems else None
+
+
 def _check_chain(doc: Mapping[str, Any], report: _Report) -> None:
-    """Each move's ``chain`` value follows from the one before and its record (``chain``)."""
+    """Each move's ``chain`` value follows from the one before and its record (``chain``), and
+    the log ends where the document's head says (``chain-head``)."""
     moves = doc.get("moves")
     commitment = doc.get("commitment")
     if not isinstance(moves, list) or not all(isinstance(m, Mapping) for m in moves):
         return
-    if not any(CHAIN_FIELD in m for m in moves):
+    chained_log = any(CHAIN_FIELD in m for m in moves)
+    _check_head(doc, moves, chained_log, report)
+    if not chained_log:
         report.check("chain", "no hash chain to check (the log was published without chain values)")
         return
     report.check("chain")
@@ -226,6 +246,59 @@ def _check_chain(doc: Mapping[str, Any], report: _Report) -> None:
             "chain",
             f"the hash chain breaks at move {n}: its chain value is not the SHA-256 of the "
             "value before and its record",
+        )
+
+
+def _check_head(
+    doc: Mapping[str, Any], moves: list[Mapping[str, Any]], chained_log: bool, report: _Report
+) -> None:
+    """The document's ``move_count`` and ``chain`` (the head: its last move's chain value, null
+    before the first move) must be where its log ends (``chain-head``).
+
+    Every link of a log cut short still holds, so the links alone cannot tell that moves were
+    dropped from its end; the head can, from the document alone, and it is the value a client
+    kept from the game (its ``chain`` and ``move_count``) to compare with. A document without a
+    head is refused when its moves carry chain values: the head is published with every chained
+    log, so its absence is a document cut short too. (Logs published without chain values, from
+    before the chain, have no head to check.)
+    """
+    has_count, has_head = "move_count" in doc, CHAIN_FIELD in doc
+    if not chained_log and not has_count and not has_head:
+        return
+    report.check("chain-head")
+    count, head = doc.get("move_count"), doc.get(CHAIN_FIELD)
+    if not has_count or not has_head:
+        missing = " and ".join(
+            name for name, there in (("move_count", has_count), ("chain", has_head)) if not there
+        )
+        report.problem(
+            "chain-head",
+            f"the document does not say where its log ends (no {missing}): a log cut short "
+            "could not be told from a whole one",
+        )
+    if has_count:
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            report.problem("chain-head", f"the move count must be a whole number, not {count!r}")
+        elif count != len(moves):
+            report.problem(
+                "chain-head",
+                f"the document says the game has {count} moves, but its log has {len(moves)}"
+                + ("; moves are missing from its end" if count > len(moves) else ""),
+            )
+    if not has_head:
+        return
+    last = moves[-1].get(CHAIN_FIELD) if moves else None
+    if head is None and chained_log:
+        report.problem("chain-head", f"the chain head is null, but the log has {len(moves)} moves")
+    elif head is not None and not chained_log:
+        report.problem(
+            "chain-head", "the chain head is set, but the log carries no chain values to end in it"
+        )
+    elif chained_log and head != last:
+        report.problem(
+            "chain-head",
+            f"the log's last move (move {moves[-1].get('n')!r}) has the chain value {last!r}, "
+            f"but the document's chain head is {head!r}: the log does not end where it says",
         )
 
 
@@ -715,6 +788,10 @@ def build_document(
 
     A daily game passes its ``field_id`` (``daily-YYYY-MM-DD``, which the field is derived
     with in place of the game id) and its ``daily`` object (``verify_daily``).
+
+    ``move_count`` and ``chain`` (the head: the last move's chain value, null before the first
+    move or for a log without chain values) say where the log ends, so that a document with
+    moves dropped from its end fails on its own (``chain-head``).
     """
     finished = status == "finished"
     published_seed = seed if finished else None
@@ -732,6 +809,7 @@ def build_document(
         rows = field.to_strings()
     if state is None and finished and field is not None:
         state = _replayed_state(settings, field, moves)
+    published = [_published(m, finished) for m in moves]
     doc: dict[str, Any] = {
         "game_id": game_id,
         "protocol": PROTOCOL,
@@ -746,7 +824,9 @@ def build_document(
         "client_seeds": list(client_seeds),
         "field": rows,
         "seats": _seats_of(state, client_seeds, seat_details),
-        "moves": [_published(m, finished) for m in moves],
+        "moves": published,
+        "move_count": len(published),
+        "chain": published[-1].get(CHAIN_FIELD) if published else None,
         "result": result.to_dict() if result is not None else None,
     }
     if move_deadline_s is not None:

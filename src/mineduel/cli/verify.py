@@ -33,8 +33,9 @@ EXIT_CODES = {
     UNREADABLE: "the input could not be read as a JSON object (missing file, HTTP error, not "
     "JSON); a one-line message on standard error",
     NOT_FINISHED: "the game is not finished (or a daily game's day is not over): its seed is "
-    "still secret, so nothing could be checked yet (nothing is wrong either); for a stream, "
-    "no game failed but at least one could not be checked",
+    "still secret, so nothing could be replayed yet, and its hash chain and head hold (a "
+    "broken chain or a log cut short is 1 even then); for a stream, no game failed but at "
+    "least one could not be checked",
 }
 
 

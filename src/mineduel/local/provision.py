@@ -56,6 +56,10 @@ class LocalStack:
     resources: dict[str, Physical]
     environments: dict[str, dict[str, str]]
     outputs: dict[str, str] = field(default_factory=dict)
+    deploy_requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Custom resources served by one of the stack's functions, as ``(function ARN, Create
+    request)``: what CloudFormation sends them while it creates the stack
+    (``run_deploy_requests`` sends them once the functions can run)."""
 
     @property
     def function_arns(self) -> dict[str, str]:
@@ -127,7 +131,28 @@ def provision(
         name: str(builder.resolve(spec["Value"]))
         for name, spec in template.body.get("Outputs", {}).items()
     }
-    return LocalStack(template, region, stack_name, builder.created, environments, outputs)
+    return LocalStack(
+        template,
+        region,
+        stack_name,
+        builder.created,
+        environments,
+        outputs,
+        builder.deploy_requests,
+    )
+
+
+def run_deploy_requests(stack: LocalStack, invoke: Callable[[str, Any], Any]) -> None:
+    """Send each custom resource served by a function of the stack its Create request, as
+    CloudFormation does while it creates the stack (the request carries no ``ResponseURL``:
+    the answer is what the function returns); a ``FAILED`` answer fails the stack, as it would
+    fail a deployment."""
+    for arn, request in stack.deploy_requests:
+        answer = invoke(stack.function_for_arn(arn), request)
+        if not isinstance(answer, Mapping) or answer.get("Status") != "SUCCESS":
+            raise TemplateError(
+                f"{request['LogicalResourceId']}: the custom resource failed: {answer!r}"
+            )
 
 
 _PASSWORD_OPTIONS = frozenset(
@@ -197,7 +222,11 @@ class _Builder:
             # SNS platform applications: what the template's provider function does for
             # CloudFormation, done here with the same code (``notify.platforms``).
             "Custom::PushPlatformApplication": self._push_platform_application,
+            # The daily duel's preparation: its function is sent the Create request once the
+            # stack's functions can run (``run_deploy_requests``), as CloudFormation sends it.
+            "Custom::DailyPreparation": self._function_served,
         }
+        self.deploy_requests: list[tuple[str, dict[str, Any]]] = []
 
     # ------------------------------------------------------------------ resolution
     def ensure(self, logical_id: str) -> Physical:
@@ -611,6 +640,27 @@ class _Builder:
         return Physical(
             f"local-{logical_id.lower()}", {"DomainName": "localhost", "Id": logical_id.lower()}
         )
+
+    def _function_served(self, logical_id: str, props: dict[str, Any]) -> Physical:
+        """A custom resource whose ``ServiceToken`` is a function of the stack: its Create
+        request is kept for ``run_deploy_requests``."""
+        p = self._props(props)
+        token = str(p.pop("ServiceToken"))
+        self.deploy_requests.append(
+            (
+                token,
+                {
+                    "RequestType": "Create",
+                    "ServiceToken": token,
+                    "StackId": f"local:{self.stack_name}",
+                    "RequestId": f"local-{logical_id.lower()}",
+                    "LogicalResourceId": logical_id,
+                    "ResourceType": self.template.resources[logical_id]["Type"],
+                    "ResourceProperties": {"ServiceToken": token, **p},
+                },
+            )
+        )
+        return Physical(f"local-{logical_id.lower()}")
 
     def _push_platform_application(self, logical_id: str, props: dict[str, Any]) -> Physical:
         from mineduel_service.notify.platforms import (  # noqa: PLC0415  (the provider's own code)

@@ -31,7 +31,7 @@ from .cors import Cors
 from .environments import EnvironmentPool
 from .lambda_service import LocalLambda, send_to_queue
 from .moto_server import EmbeddedMoto
-from .provision import DEFAULT_STACK, LocalStack, provision
+from .provision import DEFAULT_STACK, LocalStack, provision, run_deploy_requests
 from .queues import QueuePoller, queue_pollers
 from .routing import Route, Router
 from .scheduler import SchedulerLoop, role_allows_invoke
@@ -234,6 +234,9 @@ def start_local_stack(
         }
 
         pool = EnvironmentPool(provisioned)
+        # What CloudFormation does before a stack is complete: the custom resources its own
+        # functions serve (the daily duel's first commitments) are created.
+        run_deploy_requests(provisioned, pool.invoke)
         lambdas = LocalLambda(provisioned, pool.invoke)
         loop = scheduler_for(provisioned, lambdas)
         if poll_schedules:

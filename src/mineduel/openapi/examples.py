@@ -19,10 +19,13 @@ import hashlib
 import json
 from typing import Any
 
+from mineduel_engine import Field, Settings, rules_for
 from mineduel_engine.chain import chained, link
 from mineduel_engine.daily import day_seed
 from mineduel_engine.fairness import commitment
+from mineduel_engine.verify import build_document
 from mineduel_service.api.problems import ApiError
+from mineduel_service.daily.errors import DailyNotReady
 
 Examples = dict[str, dict[str, Any]]
 
@@ -187,6 +190,8 @@ VERIFICATION_RUNNING: dict[str, Any] = {
     "field": None,
     "moves": MOVES,
     "result": None,
+    "move_count": len(MOVES),
+    "chain": MOVES[-1]["chain"],
     "verdict": {"checked": False, "ok": False, "problems": []},
     "rated": False,
     "rating": None,
@@ -199,6 +204,8 @@ VERIFICATION_FINISHED: dict[str, Any] = {
     "seed": SEED,
     "field": FIELD,
     "moves": [*MOVES, RESIGNATION],
+    "move_count": len(MOVES) + 1,
+    "chain": RESIGNATION["chain"],
     "result": FINISHED_GAME["result"],
     "verdict": {"checked": True, "ok": True, "problems": []},
     "seats": [
@@ -591,6 +598,57 @@ DAILY_TABLE_CLOSED: dict[str, Any] = {
     ],
     "next": None,
 }
+
+
+def _daily_verification() -> dict[str, Any]:
+    """A guest's game of the closed day above (guests play unranked), as the server publishes
+    it once the month is over: the guest opens a number, the bot flags a mine and opens a
+    number, the guest resigns. Built by the
+    engine on the day's field (field id ``daily-2026-10-31``, empty client seeds), so the
+    example verifies, daily checks included."""
+    day, game_id = "2026-10-31", "0b6d2f84-7e1a-4c39-a5d0-3f8e6b2c9a17"
+    settings = Settings.for_variant("mine-duel", seats=2)
+    seed = day_seed(_MONTH_KEYS[day[:7]], day)
+    field = Field.from_seed(seed, f"daily-{day}", ["", ""], 16, 16, 51)
+    numbers = [divmod(i, 16) for i, n in enumerate(field.numbers) if n > 0]
+    mine = divmod(min(field.mines), 16)
+    rules = rules_for("mine-duel")
+    state, records = rules.new_game(settings), list[dict[str, Any]]()
+    for seat, cell in ((0, numbers[0]), (1, mine), (1, numbers[1]), (0, None)):
+        state, move = (
+            rules.eliminate(state, seat, "resign")
+            if cell is None
+            else rules.play(state, field, seat, "tap", *cell)
+        )
+        at = f"2026-10-31T18:{20 + len(records):02d}:05Z"
+        records.append({**move.to_record(), "at": at})
+    doc = build_document(
+        game_id=game_id,
+        settings=settings,
+        commitment=commitment(seed),
+        client_seeds=["", ""],
+        moves=chained(commitment(seed), records),
+        status="finished",
+        seed=seed,
+        result=state.result,
+        field=field,
+        state=state,
+        seat_details=[
+            {"player_id": GUEST_ID, "name": "Guest 71ed19", "kind": "guest"},
+            {"player_id": "bot-hard", "name": "Bot (hard)", "kind": "bot"},
+        ],
+        field_id=f"daily-{day}",
+        daily={
+            "date": day,
+            "month": day[:7],
+            "month_commitment": commitment(_MONTH_KEYS[day[:7]]),
+            "month_key": _MONTH_KEYS[day[:7]].hex(),
+        },
+    )
+    return {**doc, "rated": False, "rating": None}
+
+
+VERIFICATION_DAILY = _daily_verification()
 ANALYSIS: dict[str, Any] = {
     # The example game's analysis, as the engine's analyze_document gives it.
     "game_id": GAME_ID,
@@ -941,6 +999,11 @@ SUCCESSES: dict[str, Examples] = {
             "A finished game: seed, field and the server's verdict", VERIFICATION_FINISHED
         ),
         "running": _example("A running game: nothing to check yet", VERIFICATION_RUNNING),
+        "daily": _example(
+            "A daily game of a month that is over: its field id, and the month key that gives "
+            "the day's seed",
+            VERIFICATION_DAILY,
+        ),
     },
     "SummaryOut": {"finished": _example("How a finished game played out", SUMMARY)},
     "GameListOut": {
@@ -1113,6 +1176,11 @@ _ERRORS_BY_OPERATION: dict[tuple[str, int], tuple[str, str, str]] = {
     ("playDaily", 409): (
         "daily-already-played",
         f"You have had your attempt at 2026-11-30's daily duel (game {DAILY_GAME_ID}).",
+        "/v1/daily/play",
+    ),
+    ("playDaily", 503): (
+        "daily-not-ready",
+        DailyNotReady.default_message,
         "/v1/daily/play",
     ),
     ("turnOffSpectators", 403): (

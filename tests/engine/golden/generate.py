@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mineduel_engine import GameState
+from mineduel_engine.chain import chained
 from mineduel_engine.sample_games import SampleGame, play_sample
 
 HERE = Path(__file__).resolve().parent
@@ -112,11 +113,12 @@ def games() -> dict[str, SampleGame]:
 
 
 def document(game: SampleGame) -> dict[str, Any]:
-    """The game's Verification document, with the fields the service adds."""
+    """The game's Verification document, with the fields the service adds: each move's ``at``
+    and its chain value (so the document's chain head is the last one's)."""
     moves = [
         {**move.to_record(), "at": at} for move, at in zip(game.moves, _times(game), strict=True)
     ]
-    return game.document(moves, move_deadline_s=DEADLINE_S)
+    return game.document(chained(game.commitment, moves), move_deadline_s=DEADLINE_S)
 
 
 def render(doc: dict[str, Any]) -> str:

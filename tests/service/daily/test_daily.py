@@ -3,9 +3,13 @@ one attempt a player, a table of accounts ranked by mines then fewer safe taps."
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 from datetime import UTC, date, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import boto3
@@ -19,6 +23,41 @@ from mineduel.testing.players import play_out
 
 if TYPE_CHECKING:
     from conftest import Api, Reply
+
+
+EVENTS = Path(__file__).resolve().parents[3] / "events"
+
+
+class _ResponseUrl:
+    """CloudFormation's side of a custom resource: the presigned URL it is answered at."""
+
+    def __init__(self) -> None:
+        self.answers: list[dict[str, Any]] = []
+        answers = self.answers
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_PUT(self) -> None:
+                answers.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                return
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/answer?X-Amz-Signature=x"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@contextlib.contextmanager
+def response_url() -> Iterator[_ResponseUrl]:
+    found = _ResponseUrl()
+    try:
+        yield found
+    finally:
+        found.server.shutdown()
+        found.server.server_close()
 
 
 def travel_to(moment: datetime) -> None:
@@ -199,21 +238,36 @@ def test_a_day_of_daily_duels(served_api: Api) -> None:
     assert exported["field_id"] == f"daily-{name}" and verify_document(exported).ok
 
 
-def test_a_day_nobody_prepared_is_made_on_the_first_play(served_api: Api) -> None:
-    """The month's last day, prepared by nobody: the first play commits to it; the game still
-    runs at midnight and times out; then the day closes, and with it the month."""
+def test_a_day_nobody_prepared_is_refused_until_its_commitment_is_published(
+    served_api: Api,
+) -> None:
+    """The month's last day of a deployment whose preparation has not run: nothing is shown,
+    a play is refused (nothing is committed to on the spot), and once housekeeping has
+    published the day the play uses exactly that commitment; the game still runs at midnight
+    and times out; then the day closes, and with it the month."""
     day = month_end(5)
     travel_to(at(day, 23, 50))
     nothing = served_api.call("GET", "/v1/daily").body
     assert nothing["commitment"] is None and nothing["month_commitment"] is None
+    assert nothing["tomorrow"] is None and nothing["next_month"] is None
     guest = served_api.guest()
+    refused = served_api.call("POST", "/v1/daily/play", token=guest)
+    assert (refused.status, refused.error_code) == (503, "daily-not-ready"), refused.body
+    assert refused.headers["retry-after"] == "300"
+    assert "commitment is published before anybody plays" in refused.body["detail"]
+    still = served_api.call("GET", "/v1/daily").body
+    assert still["commitment"] is None and still["played"] is False  # the refusal made nothing
+    assert served_api.call("GET", f"/v1/daily/{day.isoformat()}/table").status == 404
+
+    housekeeping(served_api)
+    published = served_api.call("GET", "/v1/daily").body
+    assert published["commitment"] == commitment(expected_seed(day.isoformat()))
     reply = served_api.call("POST", "/v1/daily/play", token=guest)
     assert reply.status == 201, reply.body
     game = reply.body
-    assert game["commitment"] == commitment(expected_seed(day.isoformat()))
+    assert game["commitment"] == published["commitment"]  # the one readable before the play
     # Ten minutes before midnight, the turn ends with the day, not an hour later.
     assert game["turn"]["deadline"] == f"{(day + timedelta(days=1)).isoformat()}T00:00:00Z"
-    assert served_api.call("GET", "/v1/daily").body["commitment"] == game["commitment"]
 
     # The day ends with the game still running: the sweeper times the seat out, then the day
     # closes and its seed is published.
@@ -254,3 +308,53 @@ def test_bad_days_and_cursors(served_api: Api) -> None:
     assert upcoming.body["status"] == "upcoming" and upcoming.body["entries"] == []
     anonymous = served_api.call("POST", "/v1/daily/play")
     assert (anonymous.status, anonymous.error_code) == (401, "unauthorized")
+
+
+def test_the_deployment_prepares_the_days_ahead_and_a_new_day_never_waits(
+    served_api: Api,
+) -> None:
+    """The template's ``DailyPreparation`` request (what CloudFormation sends the housekeeping
+    function as it deploys) publishes today, tomorrow, the day after and their months; after
+    midnight, before any housekeeping run, the new day plays on the commitment that was shown
+    as ``tomorrow`` the day before, and the new ``tomorrow`` is already there."""
+    day = month_end(9)  # the month's last day: tomorrow and the day after are next month's
+    travel_to(at(day, 22))
+    assert served_api.call("GET", "/v1/daily").body["commitment"] is None
+    request = json.loads((EVENTS / "daily_preparation.json").read_text())
+    with response_url() as answered:
+        request["ResponseURL"] = answered.url
+        answer = served_api.invoker.invoke("DailyHousekeepingFunction", request)
+    assert answered.answers == [answer]  # CloudFormation was answered at its URL
+    assert answer["RequestId"] == request["RequestId"]
+    assert answer["LogicalResourceId"] == "DailyPreparation"
+    del request["ResponseURL"]  # the local stack's request: the answer is what is returned
+    after, later = day + timedelta(days=1), day + timedelta(days=2)
+    assert answer["Status"] == "SUCCESS", answer
+    assert answer["Data"]["Days"] == ",".join(d.isoformat() for d in (day, after, later))
+    months = answer["Data"]["Months"].split(",")
+    month_after = (after.replace(day=28) + timedelta(days=4)).isoformat()[:7]
+    assert months == [day.isoformat()[:7], after.isoformat()[:7], month_after]
+    today = served_api.call("GET", "/v1/daily").body
+    assert today["commitment"] == commitment(expected_seed(day.isoformat()))
+    assert today["tomorrow"]["date"] == after.isoformat()
+    assert today["next_month"]["month"] == after.isoformat()[:7]
+    shown_tomorrow = today["tomorrow"]["commitment"]
+    # A second request (an Update) adds nothing and changes nothing; a Delete leaves it all.
+    again = served_api.invoker.invoke(
+        "DailyHousekeepingFunction", {**request, "RequestType": "Update"}
+    )
+    assert again["Status"] == "SUCCESS"
+    gone = served_api.invoker.invoke(
+        "DailyHousekeepingFunction", {**request, "RequestType": "Delete"}
+    )
+    assert gone["Status"] == "SUCCESS"
+    assert served_api.call("GET", "/v1/daily").body == today
+
+    travel_to(at(after, 0, 1))  # past midnight, no housekeeping run yet
+    new_day = served_api.call("GET", "/v1/daily").body
+    assert new_day["date"] == after.isoformat() and new_day["commitment"] == shown_tomorrow
+    assert new_day["tomorrow"]["date"] == later.isoformat()
+    assert new_day["next_month"] is not None
+    game = served_api.call("POST", "/v1/daily/play", token=served_api.guest())
+    assert game.status == 201, game.body
+    assert game.body["commitment"] == shown_tomorrow == commitment(expected_seed(after.isoformat()))

@@ -128,6 +128,21 @@ LIMITED: Any = {
 }
 
 
+def unavailable(description: str) -> Any:
+    """A route's 503 whose refusal says when to try again (problem details with
+    ``Retry-After``), in place of ``ERRORS``' 503."""
+    return {
+        "description": description,
+        "content": {PROBLEM_JSON: {"model": ErrorOut}},
+        "headers": {
+            "Retry-After": {
+                "description": "Seconds after which the same request may succeed.",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+    }
+
+
 def responses(
     status: int,
     model: type[Any],

@@ -56,7 +56,7 @@ of its kinds; any other exception is not a refusal and answers 500 (``api.http``
 
 class ApiError(Exception):
     """An error answer: its status, code, message (the problem's ``detail``), field details and
-    headers (``Retry-After`` on a 429)."""
+    headers (``Retry-After`` on a 429, and on a 503 that knows when to come back)."""
 
     def __init__(
         self,
@@ -109,11 +109,12 @@ def problem_of(exc: errors.Refusal | engine.EngineError) -> ApiError:
     things), from ``PROBLEMS``."""
     status, code = next((s, c) for kind, s, c in PROBLEMS if isinstance(exc, kind))
     if isinstance(exc, errors.Refusal):
-        headers = (
-            {"Retry-After": str(exc.retry_after_s)}
-            if isinstance(exc, errors.TooManyRequests)
+        retry = (
+            exc.retry_after_s
+            if isinstance(exc, errors.TooManyRequests | errors.Unavailable)
             else None
         )
+        headers = {"Retry-After": str(retry)} if retry is not None else None
         return ApiError(status, exc.code, exc.message, exc.details, headers=headers)
     return ApiError(status, code or "illegal-move", _sentence(str(exc)))
 

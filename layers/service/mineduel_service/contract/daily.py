@@ -36,11 +36,27 @@ class DailyOut(ResponseModel):
 
     date: str = Field(description="Today, UTC (YYYY-MM-DD)")
     closes_at: str = Field(description="When the day ends: no daily game runs past it")
-    commitment: str | None = Field(description="SHA-256 of the day's seed (null until prepared)")
+    commitment: str | None = Field(
+        description="SHA-256 of the day's seed, published a day or two before the day opens. "
+        "Null only while the day is not prepared: a new deployment before its preparation ran "
+        "(which the deployment itself does), or housekeeping stopped for two days. "
+        "`POST /v1/daily/play` is then refused (503 `daily-not-ready`): no game is played on a "
+        "commitment nobody could read first"
+    )
     month: str
-    month_commitment: str | None = Field(description="SHA-256 of the month key")
-    tomorrow: DayCommitmentOut | None
-    next_month: MonthCommitmentOut | None
+    month_commitment: str | None = Field(
+        description="SHA-256 of the month key, published before the month began; null only "
+        "when `commitment` is"
+    )
+    tomorrow: DayCommitmentOut | None = Field(
+        description="Tomorrow's commitment, published two days ahead (so also in the minutes "
+        "after midnight); null only before a new deployment's preparation ran, or when "
+        "housekeeping stopped for more than a day"
+    )
+    next_month: MonthCommitmentOut | None = Field(
+        description="Next month's commitment, published a month ahead (a new deployment's "
+        "first next month: as it is deployed); null only when `tomorrow` is"
+    )
     played: bool = Field(description="Whether the caller has had today's attempt")
     game: GameSummaryOut | None = Field(description="The caller's game of the day")
     table: str = Field(description="The path of today's table")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..platform.errors import Conflict, Fault, Invalid, NotFound
+from ..platform.errors import Conflict, Fault, Invalid, NotFound, Unavailable
 
 
 class DailyAlreadyPlayed(Conflict):
@@ -29,3 +29,16 @@ class DailyKeyMismatch(Fault):
     published with it."""
 
     code = "daily-key-mismatch"
+
+
+class DailyNotReady(Unavailable):
+    """Today's commitment is not published yet (a new deployment before its first preparation):
+    no daily game is played on a commitment nobody could read first. Housekeeping publishes it
+    within minutes; the same request then succeeds."""
+
+    code = "daily-not-ready"
+    default_message = (
+        "Today's daily duel is not open yet: its commitment is published before anybody plays, "
+        "and it has not been prepared. Try again in a few minutes."
+    )
+    retry_after_s = 300

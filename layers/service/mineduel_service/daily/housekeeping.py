@@ -1,6 +1,12 @@
-"""The daily duel's housekeeping, every five minutes (docs/daily.md): commit the coming month
-and day ahead (``seeds``), rebuild the tables of the days still open (``table``), close the days
-that are over and publish the keys of months that are over.
+"""The daily duel's housekeeping, every five minutes (docs/daily.md): commit the coming months
+and days ahead (``prepare``, with ``seeds``), rebuild the tables of the days still open
+(``table``), close the days that are over and publish the keys of months that are over.
+
+``prepare`` commits today, tomorrow and the day after, and the months they fall in with the
+month after each: so tomorrow's commitment (and next month's) is public a day (a month) before
+it is needed, and ``GET /v1/daily`` never shows a null across midnight. A new deployment runs
+``prepare`` once as it is deployed (the template's ``DailyPreparation``), before any client can
+call it; a play never prepares a day itself (``play``).
 
 Closing a day publishes its seed in every game of the day and in the day's item, with the final
 table (the games' ids revealed); a month's key is published once every one of its days is
@@ -22,19 +28,34 @@ from .table import rebuild_table
 
 LOOKBACK_DAYS = 7
 """Housekeeping looks this many days back for days still to close."""
+DAYS_AHEAD = 2
+"""Days committed to beyond today: with a run every five minutes, tomorrow's commitment is
+always there, also in the minutes after midnight before the first run of the new day."""
+
+
+def prepare(now: datetime) -> dict[str, list[str]]:
+    """Commit to today and the ``DAYS_AHEAD`` days after it, and to their months and the month
+    after each (each made once, then left as it is); the days and months now committed."""
+    day = today(now)
+    days = [day]
+    for _ in range(DAYS_AHEAD):
+        days.append(next_day(days[-1]))
+    months = sorted({m for d in days for m in (month_of(d), next_month(month_of(d)))})
+    for m in months:
+        ensure_month(m)
+    for d in days:
+        ensure_day(d)
+    return {"days": days, "months": months}
 
 
 def housekeeping() -> dict[str, Any]:
-    """Every five minutes: commit the coming month and day ahead, rebuild the tables of the days
-    still open, close the days that are over (publish their seeds) and publish the keys of months
-    that are over. Idempotent: any step a crash interrupts is done again by the next run."""
+    """Every five minutes: commit the coming months and days ahead, rebuild the tables of the
+    days still open, close the days that are over (publish their seeds) and publish the keys of
+    months that are over. Idempotent: any step a crash interrupts is done again by the next run."""
     now = clock.now()
     day = today(now)
     month = month_of(day)
-    for m in (month, next_month(month)):
-        ensure_month(m)
-    for d in (day, next_day(day)):
-        ensure_day(d)
+    prepare(now)
     report: dict[str, Any] = {"tables": [], "closed": [], "waiting": [], "months": []}
     start = datetime.strptime(day, "%Y-%m-%d") - timedelta(days=LOOKBACK_DAYS)
     days = [(start + timedelta(days=i)).date().isoformat() for i in range(LOOKBACK_DAYS + 1)]

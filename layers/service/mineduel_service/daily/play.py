@@ -7,6 +7,10 @@ field for everyone, and the bot (public information and the commitment's tie-bre
 plays the same way against everyone. No daily game runs past its day (every deadline is capped
 at midnight UTC). One attempt per player a day: the attempt item is written in the game's own
 transaction, conditioned on not existing. Guests may play; only accounts are ranked.
+
+A play never makes the day's commitment: it reads the day that housekeeping prepared (and
+``GET /v1/daily`` has shown) ahead of time, or refuses with ``DailyNotReady``. So every daily
+game's commitment was readable before its first move, a new deployment's first day included.
 """
 
 from __future__ import annotations
@@ -23,9 +27,9 @@ from ..games.views import game_view
 from ..people.profiles import display_name
 from ..platform import auth, clock, crypto, dynamo
 from ..platform.observability import count, logger
-from .errors import DailyAlreadyPlayed
-from .seeds import checked_seed, ensure_day
-from .store import Play, day_end, get_play, play_item, today
+from .errors import DailyAlreadyPlayed, DailyNotReady
+from .seeds import checked_seed
+from .store import Play, day_end, get_day, get_play, play_item, today
 
 VARIANT = "mine-duel"
 BOT_LEVEL = "hard"
@@ -35,13 +39,17 @@ MOVE_DEADLINE_S = 3600
 
 def play(caller: auth.Caller) -> dict[str, Any]:
     """Today's daily game for the caller (once a day), against the hard bot on the day's field;
-    ``DailyAlreadyPlayed`` for a second attempt."""
+    ``DailyAlreadyPlayed`` for a second attempt, ``DailyNotReady`` while the day's commitment
+    is not published."""
     now = clock.now()
     day = today(now)
     previous = get_play(day, caller.player_id)
     if previous is not None:
         raise _already_played(day, previous.game_id)
-    the_day = ensure_day(day)
+    the_day = get_day(day)
+    if the_day is None:
+        logger.warning("daily play before the day was prepared", extra={"day": day})
+        raise DailyNotReady()
     seed = checked_seed(the_day)
     game_id = str(uuid.uuid4())
     ciphertext = crypto.encrypt_seed(seed, game_id)

@@ -72,7 +72,9 @@ class TooManyRequests(Refusal):
 
 class Unavailable(Refusal):
     """Something the request needs cannot be reached right now; the same request may succeed
-    later."""
+    later (after ``retry_after_s``, when the refusal knows it: the answer's ``Retry-After``)."""
+
+    retry_after_s: int | None = None
 
 
 class Fault(Refusal):
