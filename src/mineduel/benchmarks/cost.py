@@ -50,7 +50,7 @@ from .indexes import physical_tables
 from .metering import Meter, Sample, median_ms
 from .prices import PRICES, REGION, FanoutUsage, GameUsage, cost_lines, fanout_cost_lines
 
-GAMES = 8
+GAMES = 12
 THINK_S = 5
 """Assumed: a person takes about five seconds over a tap. The service's clock moves on by that
 much before each of the players' commits, so the game's times (its turn's deadline, and with it
