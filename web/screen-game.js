@@ -17,7 +17,7 @@ import { resultWords, reasonWords, timePerMove, ordinal } from "./words.js";
 const POLL_MS = 4000;
 
 export async function show(view, gameId) {
-  const state = { game: null, etag: null, moves: [], field: null, fieldAsked: false, action: null, busy: false, warning: false, watchers: null, confirming: false, deadlinePassed: false };
+  const state = { game: null, etag: null, moves: [], field: null, action: null, busy: false, warning: false, watchers: null, confirming: false, deadlinePassed: false };
 
   const title = h("h1", { id: "game-title" }, "Game");
   const about = h("p", { class: "muted about" });
@@ -166,7 +166,7 @@ export async function show(view, gameId) {
     fill(endBox,
       h("h2", { id: "result", class: `result${words.startsWith("You won") ? " won" : ""}` }, words),
       reason ? h("p", { class: "muted" }, `The game ended because ${reason}.`) : null,
-      state.field ? null : h("p", { class: "muted" }, g.daily ? "The whole field is shown once the day's duel is over." : "Loading the whole field…"),
+      state.field || !g.daily ? null : h("p", { class: "muted" }, "The whole field is shown once the day's duel is over."),
       h("div", { class: "row links" },
         h("a", { class: "button", href: `#/replay/${gameId}` }, "Replay"),
         h("a", { class: "button", href: api.url(`/share/${gameId}`), id: "share-link" }, "Share page"),
@@ -237,6 +237,7 @@ export async function show(view, gameId) {
     if (!game) return;
     if (state.game && game.move_count < state.game.move_count) return; // an older read arrived late
     state.game = game;
+    layOpen(game);
     state.etag = null;
     draw();
     afterShow();
@@ -244,14 +245,19 @@ export async function show(view, gameId) {
 
   async function afterShow() {
     const g = state.game;
+    if (g.status === "finished" && state.moves.some(hiddenCell)) state.moves = []; // all public now
     if (state.moves.length < g.move_count) await loadMoves();
-    if (g.status === "finished" && !state.fieldAsked) {
-      state.fieldAsked = true;
-      try {
-        const doc = await api.get(`/v1/games/${gameId}/verify`);
-        if (doc.field) { state.field = doc.field; state.moves = doc.moves; draw(); }
-      } catch { state.fieldAsked = false; }
-    }
+  }
+
+  /** A move read while the game ran whose cell was not shown (another seat's wrong guess). */
+  function hiddenCell(move) {
+    return move.action === "guess" && (move.row === null || move.row === undefined);
+  }
+
+  /** The finished game's answer carries its whole field (once its seed is published): the
+   * board is laid open by the very answer that ends the game, no second request. */
+  function layOpen(game) {
+    if (game.status === "finished" && Array.isArray(game.field)) state.field = game.field;
   }
 
   async function loadMoves() {
