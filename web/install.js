@@ -16,7 +16,10 @@ export function start(button) {
   if ("serviceWorker" in navigator) {
     const hadController = Boolean(navigator.serviceWorker.controller);
     navigator.serviceWorker.addEventListener("controllerchange", () => { if (hadController) updated = true; });
-    navigator.serviceWorker.register("sw.js").catch((error) => console.warn("service worker", error));
+    // Once the page has loaded: caching the shell's files must not slow the first screen down.
+    const register = () => navigator.serviceWorker.register("sw.js").catch((error) => console.warn("service worker", error));
+    if (document.readyState === "complete") register();
+    else window.addEventListener("load", register, { once: true });
   }
   window.addEventListener("beforeinstallprompt", (event) => {
     event.preventDefault(); // offered by our button, when the player wants it

@@ -51,15 +51,19 @@ export async function show(view, gameId) {
   const footer = h("section", { class: "game-footer", "aria-label": "Game options" });
   const footerError = errorSlot();
 
-  fill(view,
-    h("div", { class: "game" },
-      h("div", { class: "game-head" }, title, about, seats, turnLine, clock, banner, endBox, waitingBox),
-      h("div", { class: "play-area" },
-        actions,
-        board.element,
-        h("div", { class: "commit-row" }, commit, zoom),
-        armedLine, offlineLine, commitError, keysHelp),
-      h("div", { class: "side" }, movesHeading, movesOl, footer, footerError)));
+  /** Put the screen in the page once it shows the game: drawn empty first, it would grow
+   * under the player's eyes (and their thumb) when the game arrives. */
+  function mount() {
+    fill(view,
+      h("div", { class: "game" },
+        h("div", { class: "game-head" }, title, about, seats, turnLine, clock, banner, endBox, waitingBox),
+        h("div", { class: "play-area" },
+          actions,
+          board.element,
+          h("div", { class: "commit-row" }, commit, zoom),
+          armedLine, offlineLine, commitError, keysHelp),
+        h("div", { class: "side" }, movesHeading, movesOl, footer, footerError)));
+  }
 
   const mySeat = () => seatOf(state.game);
   const nameOf = (i) => (i === mySeat() ? "you" : state.game.seats[i].name);
@@ -393,6 +397,7 @@ export async function show(view, gameId) {
   }
 
   await refresh();
+  mount();
   const unfollow = follow(gameId, onLive);
   const stopConnection = onConnection((offline) => { paintCommit(); if (!offline) refresh(); });
   const readOnReturn = () => { if (document.visibilityState === "visible") refresh(); };

@@ -105,6 +105,8 @@ def main() -> None:
         "--lighthouse", type=Path, default=Path(".lighthouse/node_modules/.bin/lighthouse")
     )
     parser.add_argument("--runs", type=int, default=1, help="runs per screen (the lowest is kept)")
+    parser.add_argument("--save", type=Path, help="a folder for each run's full report (JSON)")
+    parser.add_argument("--only", nargs="*", help="measure only these screens (by name)")
     args = parser.parse_args()
     if not args.lighthouse.exists():
         raise SystemExit(f"{args.lighthouse} is missing: `make lighthouse` installs it")
@@ -114,10 +116,17 @@ def main() -> None:
         version = ""
         print(f"{'screen':<14} " + " ".join(f"{c:>14}" for c in CATEGORIES) + "  console errors")
         for name, route in routes.items():
+            if args.only and name not in args.only:
+                continue
             lowest: dict[str, int] = {}
             console = 0
-            for _ in range(args.runs):
+            for run in range(args.runs):
                 report = lighthouse(args.lighthouse, f"{stack.url}/{route}")
+                if args.save:
+                    args.save.mkdir(parents=True, exist_ok=True)
+                    (args.save / f"{name.replace(' ', '-')}-{run + 1}.json").write_text(
+                        json.dumps(report)
+                    )
                 version = report.get("lighthouseVersion", version)
                 for category in CATEGORIES:
                     score = round(100 * (report["categories"][category]["score"] or 0))
