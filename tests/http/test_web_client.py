@@ -313,7 +313,12 @@ def special_first(
 
 def finished_screen_checks(page: Page, result: re.Pattern[str]) -> None:
     expect(page.locator("#result")).to_have_text(result)
-    # The field is laid open: no square is left "covered".
+    # The field is laid open by the answer that ended the game: no square is left "covered",
+    # not even for a moment (the result and the field are drawn together).
+    laid_open_with_the_result = page.evaluate(
+        """() => document.querySelectorAll('[role="gridcell"][aria-label$=", covered"]').length"""
+    )
+    assert laid_open_with_the_result == 0
     expect(page.get_by_role("gridcell", name=re.compile(r", covered$"))).to_have_count(0)
     for name in ("Replay", "Share", "Verification", "Rematch"):
         expect(page.locator(".end").get_by_role("link", name=name)).to_be_visible()
@@ -1163,6 +1168,10 @@ def test_the_shell_opens_offline_with_the_last_games_and_refuses_to_commit(
 ) -> None:
     watch = Watch()
     context, page = new_page(browser, watch, viewport=PHONE, has_touch=True, is_mobile=True)
+    # A cache of an older version, as a phone that kept the app would have (made from a page
+    # of the same origin that is not the app): the new worker, once active, deletes it.
+    page.goto(f"{stack.url}/openapi.json")
+    page.evaluate("async () => { await caches.open('mineduel-shell-0123456789abcdef'); }")
     play_the_bot(page, stack, "Mine duel")
     game_url = page.url
     game_id = game_url.rsplit("/", 1)[1]
