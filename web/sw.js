@@ -12,7 +12,7 @@
 // notification per game is shown at a time (a newer one of the same game replaces it).
 
 // shell:start (written by `make web-shell`)
-const VERSION = "07aae73ca97f35e5";
+const VERSION = "ba4ceea0b1097773";
 const SHELL = [
   "api.js",
   "app.js",
