@@ -14,8 +14,13 @@ let updated = false;
 
 export function start(button) {
   if ("serviceWorker" in navigator) {
-    const hadController = Boolean(navigator.serviceWorker.controller);
-    navigator.serviceWorker.addEventListener("controllerchange", () => { if (hadController) updated = true; });
+    // The first worker taking over a page it did not serve (the first visit) changes nothing;
+    // any later one is a new version.
+    let controlled = Boolean(navigator.serviceWorker.controller);
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      if (controlled) updated = true;
+      controlled = true;
+    });
     // Once the page has loaded: caching the shell's files must not slow the first screen down.
     const register = () => navigator.serviceWorker.register("sw.js").catch((error) => console.warn("service worker", error));
     if (document.readyState === "complete") register();

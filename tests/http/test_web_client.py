@@ -22,6 +22,7 @@ import io
 import json
 import os
 import re
+import shutil
 import struct
 import time
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request, Route, expect
 
 from mineduel import webshell
+from mineduel.local import webclient
 from mineduel.local.stack import RunningStack
 from mineduel.testing.accounts import id_token, signed_in
 from mineduel.testing.api_client import ApiClient, http_transport
@@ -1345,3 +1347,54 @@ def test_a_countdown_follows_the_servers_clock_when_it_moves(
 
 def datetime_seconds(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def test_a_new_deploy_takes_over_and_an_open_page_reloads_at_its_next_screen(
+    stack: RunningStack, browser: Browser, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A deploy changes sw.js (its version): the browser installs the new worker, which caches
+    the new version's files and deletes the old cache; a page already open is not reloaded
+    under its player, but its next screen comes from the new version (a reload), so one page
+    never runs modules of two deploys."""
+    watch = Watch()
+    context, page = new_page(browser, watch, viewport=PHONE)
+    go(page, stack, "#/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    worker = (WEB / "sw.js").read_text(encoding="utf-8")
+    old = re.search(r'const VERSION = "([0-9a-f]+)"', worker)[1]  # type: ignore[index]
+    # The deploy: the local stack serves a copy of web/ whose worker has another version.
+    deployed = tmp_path / "web"
+    shutil.copytree(WEB, deployed)
+    (deployed / "sw.js").write_text(worker.replace(old, "0" * 16), encoding="utf-8")
+    serve = webclient.asset
+    monkeypatch.setattr(webclient, "asset", lambda path, root=deployed: serve(path, root))
+
+    page.evaluate(
+        """() => {
+          window.stillThisPage = true;
+          window.tookOver = new Promise((done) =>
+            navigator.serviceWorker.addEventListener("controllerchange", done, { once: true }));
+        }"""
+    )
+    page.evaluate(
+        "async () => { await (await navigator.serviceWorker.getRegistration()).update(); }"
+    )
+    page.evaluate("() => window.tookOver")  # the new worker is in charge, and then drops the old
+    caches = page.evaluate(
+        """async (old) => {
+          for (;;) {
+            const names = await caches.keys();
+            if (!names.includes(`mineduel-shell-${old}`)) return names;
+            await new Promise((wait) => setTimeout(wait, 50));
+          }
+        }""",
+        old,
+    )
+    assert sorted(caches) == ["mineduel-config", "mineduel-shell-0000000000000000"], (old, caches)
+    assert page.evaluate("window.stillThisPage === true")  # not reloaded under the player
+    nav(page, "Lobby")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    assert page.evaluate("window.stillThisPage === undefined")  # the next screen: a new page
+    assert page.url.endswith("#/lobby")
+    watch.assert_clean()
+    context.close()
