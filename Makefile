@@ -13,7 +13,7 @@ UV_DEP := $(if $(filter $(BIN)/uv,$(UV)),$(BIN)/uv)
 # uv never downloads a Python of its own: .venv is made by $(PYTHON), as the README says.
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: setup run test checks checked-workers lint typecheck cfn-lint pytest fuzz workers bench bench-imports bench-bot bench-bot-variants bench-pairing bench-fair-play openapi lock upgrade clean
+.PHONY: setup run test checks checked-workers lint typecheck cfn-lint pytest fuzz workers bench bench-imports bench-bot bench-bot-variants bench-pairing bench-fair-play openapi web-shell lighthouse lock upgrade clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -123,6 +123,19 @@ bench-fair-play: $(STAMP)
 # file is replaced only once the whole document is built: a failure leaves it as it was.
 openapi: $(STAMP)
 	$(BIN)/python -m mineduel.openapi --output docs/openapi.json
+
+# The service worker's list of web/'s files and their version (docs/web.md, "An app").
+web-shell: $(STAMP)
+	$(BIN)/python -m mineduel.webshell
+
+# Lighthouse 12.2.3 (npm, pinned; installed once into .lighthouse/, which git ignores) on the
+# local stack's screens at phone size, in Debian's Chromium: a measurement, not a test.
+LIGHTHOUSE := .lighthouse/node_modules/.bin/lighthouse
+$(LIGHTHOUSE):
+	npm install --prefix .lighthouse --no-audit --no-fund --save-exact lighthouse@12.2.3
+
+lighthouse: $(STAMP) $(LIGHTHOUSE)
+	$(BIN)/python -m mineduel.benchmarks.lighthouse --lighthouse $(LIGHTHOUSE)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -39,7 +39,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, BrowserContext
 
 from mineduel.local import iam, moto_patch
 from mineduel.local.iam.policy import Grant
@@ -210,3 +210,21 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=str(found), args=CHROMIUM_FLAGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def chromium_profile(browser: Browser, tmp_path: Path) -> Iterator[BrowserContext]:
+    """The same Chromium with a profile of its own on disk: Playwright's contexts are incognito
+    windows, where Chromium installs no web app (what the installability check needs)."""
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=str(CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")),
+        args=CHROMIUM_FLAGS,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        yield context
+    finally:
+        context.close()

@@ -3,6 +3,7 @@
 // whose `words` say, in players' words, what happened and what to do.
 import * as session from "./session.js";
 import { heard } from "./clock.js";
+import { lost, reached } from "./offline.js";
 import { refusal } from "./words.js";
 
 let base = "";
@@ -40,8 +41,10 @@ export async function request(method, path, options = {}) {
         method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
       });
     } catch {
+      lost(); // offline.js: the page says so, and the game screen keeps Commit off
       throw new ApiProblem(0, "network");
     }
+    reached();
     heard(answer.headers.get("date"), sent, Date.now()); // the server's clock (clock.js)
     if (answer.status === 401 && token && attempt === 0 && await session.recover(token)) continue;
     if (answer.status === 304) return { status: 304, data: null, etag: options.etag };

@@ -1,12 +1,16 @@
 // MineDuel's web client: plain ES modules, no build step. This module starts it: it reads
 // config.json (the local stack serves it; on AWS it is uploaded from the stack's ClientConfig
 // output), sets up the API client, Cognito, the session and the live socket, keeps the header
-// in step with who is playing, and hands every route to its screen (router.js).
+// in step with who is playing, and hands every route to its screen (router.js). The service
+// worker, the install button and the offline line start first, before the network is asked
+// anything: the app opens from the home screen without it (install.js, offline.js).
 import * as api from "./api.js";
 import * as cognito from "./cognito.js";
 import * as session from "./session.js";
 import * as socket from "./socket.js";
 import * as router from "./router.js";
+import * as install from "./install.js";
+import * as offline from "./offline.js";
 import { h, fill } from "./dom.js";
 
 const view = document.getElementById("view");
@@ -42,6 +46,8 @@ function markCurrent(hash) {
 }
 
 async function start() {
+  install.start(document.getElementById("install"));
+  offline.start();
   let config;
   try {
     const answer = await fetch("config.json", { cache: "no-cache" });
@@ -70,6 +76,10 @@ async function start() {
       view.focus({ preventScroll: true }); // a screen reader starts reading the new screen
     }
     first = false;
+  }, () => {
+    if (!install.stale()) return true;
+    location.reload(); // a new version took over: the next screen comes from it, whole
+    return false;
   });
 }
 

@@ -8,8 +8,26 @@
 // would only make the countdown jitter); one that fits none is corrected by the least that
 // fits them all.
 
+// What was learned is kept in localStorage, so a page opened offline (from the home screen)
+// still counts down by the server's clock; the first answer that contradicts it starts afresh.
+const KEY = "mineduel.clock";
 let low = -Infinity; // server time - device time, in ms: at least this...
 let high = Infinity; // ...and at most this
+restore();
+
+function restore() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEY));
+    if (kept && Number.isFinite(kept.low) && Number.isFinite(kept.high) && kept.low <= kept.high) {
+      low = kept.low;
+      high = kept.high;
+    }
+  } catch { /* nothing kept */ }
+}
+
+function keep() {
+  try { localStorage.setItem(KEY, JSON.stringify({ low, high })); } catch { /* storage refused */ }
+}
 
 /** Learn from one answer: its Date header, and when (device time) the request left and the
  * answer came. An answer that contradicts what was known (the server's clock moved, or this
@@ -26,6 +44,7 @@ export function heard(date, sent, received) {
     low = Math.max(low, least);
     high = Math.min(high, most);
   }
+  keep();
 }
 
 /** How far the server's clock is ahead of this device's, in ms (0 when nothing says it is off). */
@@ -42,4 +61,5 @@ export function serverNow() {
 export function forget() {
   low = -Infinity;
   high = Infinity;
+  try { localStorage.removeItem(KEY); } catch { /* storage refused */ }
 }

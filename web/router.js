@@ -19,10 +19,11 @@ const ROUTES = [
 let cleanup = null;
 let generation = 0;
 
-export function start(view, afterEach) {
-  const go = () => route(view, afterEach);
-  window.addEventListener("hashchange", go);
-  return go();
+/** Show the current route, and each one the hash changes to. `leave()` runs first on each
+ * change: false keeps the router out of it (the page reloads instead, for a new version). */
+export function start(view, afterEach, leave = () => true) {
+  window.addEventListener("hashchange", () => { if (leave() !== false) route(view, afterEach); });
+  return route(view, afterEach);
 }
 
 /** The query part of the hash (#/?invite=Ann): URLSearchParams. */

@@ -9,6 +9,7 @@ import * as session from "./session.js";
 import { renderSVG } from "./uqr.js";
 import { PASSWORD_RULE, USERNAME_RULE } from "./words.js";
 import { avatar } from "./people.js";
+import { ios, needsHomeScreenForPush } from "./install.js";
 
 export async function show(view) {
   document.title = "Account · MineDuel";
@@ -339,6 +340,8 @@ async function drawAuthenticator(box) {
 
 // Web Push in this browser: the service worker shows what the server sends.
 const PUSH_KEY = "mineduel.push";
+// Safari (iOS 16.4 and later) gives Web Push only to a web app opened from the Home Screen.
+const HOME_SCREEN = "On an iPhone or iPad, notifications reach MineDuel only from your Home Screen: tap Share, then \u201cAdd to Home Screen\u201d, open MineDuel from there and turn notifications on.";
 
 function notificationsSetting(playerId, slot, saved) {
   const box = h("input", { type: "checkbox" });
@@ -364,7 +367,8 @@ function notificationsSetting(playerId, slot, saved) {
       throw error;
     }
   }));
-  return h("div", { class: "check-row" }, h("label", { class: "check" }, box, " Notifications"), hint);
+  const homeScreen = needsHomeScreenForPush() ? h("p", { class: "hint home-screen", id: "home-screen-hint" }, HOME_SCREEN) : null;
+  return h("div", { class: "check-row" }, h("label", { class: "check" }, box, " Notifications"), hint, homeScreen);
 }
 
 // Which notifications reach you (settings.notify), on every browser and device of yours.
@@ -403,9 +407,13 @@ async function currentSubscription() {
 }
 
 async function startPush(playerId) {
+  // Before any permission is asked: Safari outside the Home Screen has no push to give.
+  if (needsHomeScreenForPush()) throw pushError(HOME_SCREEN);
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
     throw pushError("This browser cannot show notifications.");
   }
+  // Safari asks for permission only straight from the tap, before any request is awaited.
+  const asked = ios() ? Notification.requestPermission() : null;
   let vapid;
   try {
     vapid = await api.request("GET", "/v1/push/vapid-key", { anonymous: true });
@@ -413,7 +421,7 @@ async function startPush(playerId) {
     if (error.status === 404) throw pushError("This server does not send notifications yet.");
     throw error;
   }
-  const permission = await Notification.requestPermission();
+  const permission = await (asked || Notification.requestPermission());
   if (permission !== "granted") throw pushError("Notifications are blocked for this site: allow them in the browser's site settings, then try again.");
   const registration = await navigator.serviceWorker.register("sw.js");
   await navigator.serviceWorker.ready;

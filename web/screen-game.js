@@ -13,11 +13,17 @@ import { variantOf } from "./variants.js";
 import { avatar, playerLink, seatNames } from "./people.js";
 import { movesList } from "./moves.js";
 import { resultWords, reasonWords, timePerMove, ordinal } from "./words.js";
+import { connection, onChange as onConnection } from "./offline.js";
+import * as saved from "./saved.js";
 
 const POLL_MS = 4000;
+// Read the game now and then even while live: each answer carries the server's clock (clock.js),
+// so a countdown follows it when either clock moves (a phone's clock set, the local stack's
+// POST /_local/clock) and nothing else changes. A conditional read: 304 when nothing changed.
+const CLOCK_READ_MS = 30000;
 
 export async function show(view, gameId) {
-  const state = { game: null, etag: null, moves: [], field: null, fieldAsked: false, action: null, busy: false, warning: false, watchers: null, confirming: false, deadlinePassed: false };
+  const state = { game: null, etag: null, moves: [], field: null, pending: null, keptAt: null, action: null, busy: false, warning: false, watchers: null, confirming: false, deadlinePassed: false };
 
   const title = h("h1", { id: "game-title" }, "Game");
   const about = h("p", { class: "muted about" });
@@ -29,6 +35,7 @@ export async function show(view, gameId) {
   const armedLine = h("p", { class: "armed", role: "status", "aria-live": "polite" });
   const commit = h("button", { type: "button", class: "primary commit", disabled: true, onclick: () => commitMove() }, "Commit");
   const commitError = errorSlot();
+  const offlineLine = h("p", { class: "hint offline-move", id: "offline-move", role: "status", hidden: true });
   const keysHelp = touchFirst() ? null : h("p", { class: "hint keys" }, "Keyboard: arrows move, Space arms, Enter commits.");
   const board = createBoard({
     armable: () => canArm(),
@@ -44,15 +51,19 @@ export async function show(view, gameId) {
   const footer = h("section", { class: "game-footer", "aria-label": "Game options" });
   const footerError = errorSlot();
 
-  fill(view,
-    h("div", { class: "game" },
-      h("div", { class: "game-head" }, title, about, seats, turnLine, clock, banner, endBox, waitingBox),
-      h("div", { class: "play-area" },
-        actions,
-        board.element,
-        h("div", { class: "commit-row" }, commit, zoom),
-        armedLine, commitError, keysHelp),
-      h("div", { class: "side" }, movesHeading, movesOl, footer, footerError)));
+  /** Put the screen in the page once it shows the game: drawn empty first, it would grow
+   * under the player's eyes (and their thumb) when the game arrives. */
+  function mount() {
+    fill(view,
+      h("div", { class: "game" },
+        h("div", { class: "game-head" }, title, about, seats, turnLine, clock, banner, endBox, waitingBox),
+        h("div", { class: "play-area" },
+          actions,
+          board.element,
+          h("div", { class: "commit-row" }, commit, zoom),
+          armedLine, offlineLine, commitError, keysHelp),
+        h("div", { class: "side" }, movesHeading, movesOl, footer, footerError)));
+  }
 
   const mySeat = () => seatOf(state.game);
   const nameOf = (i) => (i === mySeat() ? "you" : state.game.seats[i].name);
@@ -67,7 +78,18 @@ export async function show(view, gameId) {
     return Boolean(g && g.status === "active" && g.turn && g.turn.seat === mySeat());
   }
   function paintCommit() {
-    commit.disabled = !(board.armed && myTurn() && !state.busy);
+    commit.disabled = !(board.armed && myTurn() && !state.busy && !connection.offline);
+    paintOffline();
+  }
+
+  /** Offline, Commit stays off and says why; what is armed stays armed for when it is back. */
+  function paintOffline() {
+    const words = !connection.offline || !canArm() ? ""
+      : `No connection: a move can be committed once it is back${board.armed ? "; your square stays armed" : ""}.${state.keptAt ? ` The game as it was at ${new Date(state.keptAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.` : ""}`;
+    if (offlineLine.textContent !== words) offlineLine.textContent = words;
+    offlineLine.hidden = !words;
+    if (words) commit.setAttribute("aria-describedby", offlineLine.id);
+    else commit.removeAttribute("aria-describedby");
   }
 
   // ------------------------------------------------------------ drawing
@@ -166,7 +188,7 @@ export async function show(view, gameId) {
     fill(endBox,
       h("h2", { id: "result", class: `result${words.startsWith("You won") ? " won" : ""}` }, words),
       reason ? h("p", { class: "muted" }, `The game ended because ${reason}.`) : null,
-      state.field ? null : h("p", { class: "muted" }, g.daily ? "The whole field is shown once the day's duel is over." : "Loading the whole field…"),
+      state.field || !g.daily ? null : h("p", { class: "muted" }, "The whole field is shown once the day's duel is over."),
       h("div", { class: "row links" },
         h("a", { class: "button", href: `#/replay/${gameId}` }, "Replay"),
         h("a", { class: "button", href: api.url(`/share/${gameId}`), id: "share-link" }, "Share page"),
@@ -237,21 +259,28 @@ export async function show(view, gameId) {
     if (!game) return;
     if (state.game && game.move_count < state.game.move_count) return; // an older read arrived late
     state.game = game;
+    layOpen(game);
     state.etag = null;
+    state.keptAt = null;
     draw();
     afterShow();
   }
 
   async function afterShow() {
     const g = state.game;
+    if (g.status === "finished" && state.moves.some(hiddenCell)) state.moves = []; // all public now
     if (state.moves.length < g.move_count) await loadMoves();
-    if (g.status === "finished" && !state.fieldAsked) {
-      state.fieldAsked = true;
-      try {
-        const doc = await api.get(`/v1/games/${gameId}/verify`);
-        if (doc.field) { state.field = doc.field; state.moves = doc.moves; draw(); }
-      } catch { state.fieldAsked = false; }
-    }
+  }
+
+  /** A move read while the game ran whose cell was not shown (another seat's wrong guess). */
+  function hiddenCell(move) {
+    return move.action === "guess" && (move.row === null || move.row === undefined);
+  }
+
+  /** The finished game's answer carries its whole field (once its seed is published): the
+   * board is laid open by the very answer that ends the game, no second request. */
+  function layOpen(game) {
+    if (game.status === "finished" && Array.isArray(game.field)) state.field = game.field;
   }
 
   async function loadMoves() {
@@ -260,6 +289,7 @@ export async function show(view, gameId) {
       const data = await api.get(`/v1/games/${gameId}/moves?after=${after}`);
       const known = new Set(state.moves.map((m) => m.n));
       state.moves = state.moves.concat(data.moves.filter((m) => !known.has(m.n)));
+      keep();
       fill(movesOl, movesList(state.moves, who));
       board.render(state.game.board, { nameOf, field: state.game.status === "finished" ? state.field : null, last: touched(state.moves[state.moves.length - 1]) });
     } catch { /* the list catches up on the next read */ }
@@ -271,25 +301,55 @@ export async function show(view, gameId) {
       if (reply.status === 304) return;
       const etag = reply.etag;
       show_(reply.data);
+      keep();
       state.etag = etag;
+      showError(footerError, "");
     } catch (error) {
-      if (!state.game) throw error;
-      showError(footerError, error.words);
+      if (!state.game && !showKept(error)) throw error;
+      if (error.status !== 0) showError(footerError, error.words); // offline: the line says it
     }
+  }
+
+  /** This game as this browser last showed it to this player (saved.js), for offline. */
+  function keep() {
+    const you = session.current();
+    if (you && state.game) saved.keepGame(you.player_id, state.game, state.moves);
+  }
+
+  /** Offline with no answer yet: show the kept state, if any, and say when it is from. */
+  function showKept(error) {
+    const you = session.current();
+    const kept = error.status === 0 && you ? saved.game(you.player_id, gameId) : null;
+    if (!kept) return false;
+    state.moves = kept.moves || [];
+    show_(kept.game);
+    state.keptAt = kept.at;
+    paintCommit();
+    return true;
+  }
+
+  /** The Idempotency-Key of a commit: the same for the same armed move on the same board, so
+   * sending it again after the answer was lost (a bad connection) plays it at most once. */
+  function commitKey(body) {
+    const same = state.pending && ["row", "col", "expected_move", "action"].every((k) => state.pending.body[k] === body[k]);
+    if (!same) state.pending = { body, key: crypto.randomUUID() };
+    return state.pending.key;
   }
 
   async function commitMove() {
     const g = state.game;
     if (!board.armed || !myTurn() || state.busy) return;
+    if (connection.offline) { paintOffline(); return; } // Enter too: sent only when it can land
     const [row, col] = board.armed;
     state.busy = true;
     paintCommit();
     showError(commitError, "");
+    const body = { row, col, expected_move: g.move_count, action: state.action };
     try {
       const reply = await api.request("POST", `/v1/games/${gameId}/moves`, {
-        body: { row, col, expected_move: g.move_count, action: state.action },
-        headers: { "idempotency-key": crypto.randomUUID() },
+        body, headers: { "idempotency-key": commitKey(body) },
       });
+      state.pending = null;
       board.disarm();
       armedLine.textContent = "";
       state.warning = false;
@@ -297,6 +357,7 @@ export async function show(view, gameId) {
       if (state.moves.length === g.move_count) state.moves = state.moves.concat(reply.data.moves.filter((m) => !known.has(m.n)));
       show_(reply.data.game);
     } catch (error) {
+      if (error.status !== 0) state.pending = null; // refused: a new try is a new request
       showError(commitError, error.words || "The move did not go through: try again.");
       await refresh();
     } finally {
@@ -336,7 +397,12 @@ export async function show(view, gameId) {
   }
 
   await refresh();
+  mount();
   const unfollow = follow(gameId, onLive);
+  const stopConnection = onConnection((offline) => { paintCommit(); if (!offline) refresh(); });
+  const readOnReturn = () => { if (document.visibilityState === "visible") refresh(); };
+  document.addEventListener("visibilitychange", readOnReturn);
+  const clockReader = setInterval(() => { if (state.game && state.game.status === "active") refresh(); }, CLOCK_READ_MS);
   const stopStatus = session.onChange(() => { if (state.game) { state.etag = null; refresh(); } });
   const ticker = setInterval(() => {
     const el = document.getElementById("countdown");
@@ -355,7 +421,10 @@ export async function show(view, gameId) {
     const g = state.game;
     if (!live.open && g && (g.status === "active" || g.status === "waiting")) refresh();
   }, POLL_MS);
-  return () => { unfollow(); stopStatus(); clearInterval(ticker); clearInterval(poller); };
+  return () => {
+    unfollow(); stopStatus(); stopConnection(); clearInterval(ticker); clearInterval(poller); clearInterval(clockReader);
+    document.removeEventListener("visibilitychange", readOnReturn);
+  };
 }
 
 /** The viewer's seat in `game` (null: watching). */

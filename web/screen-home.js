@@ -9,6 +9,7 @@ import { hashQuery } from "./router.js";
 import { VARIANTS, variantName } from "./variants.js";
 import { TIMES_PER_MOVE, BOT_LEVELS, RATING_RANGES, timePerMove } from "./words.js";
 import { seatNames } from "./people.js";
+import * as saved from "./saved.js";
 
 /** How often a waiting page reads its seek, in case the live socket is down. */
 const SEEK_POLL_MS = 5000;
@@ -185,8 +186,9 @@ export async function show(view) {
     return stop;
   }
   const loads = [api.get("/v1/me/games?status=active").then((data) => {
+    saved.keepList(session.current().player_id, data.games);
     fill(running, data.games.length ? data.games.map(gameItem) : h("li", { class: "muted" }, "No running games: start one above."));
-  }, (error) => fill(running, h("li", { class: "error-text" }, error.words)))];
+  }, (error) => showKeptGames(running, error))];
   if (session.signedIn()) {
     loads.push(api.get("/v1/me/invites").then((data) => {
       invitationsBox.hidden = !data.games.length;
@@ -195,6 +197,17 @@ export async function show(view) {
   }
   await Promise.all(loads);
   return stop;
+}
+
+/** Offline, the running games as this browser last read them (saved.js), and when. */
+function showKeptGames(running, error) {
+  const you = session.current();
+  const kept = error.status === 0 && you ? saved.list(you.player_id) : null;
+  if (!kept) { fill(running, h("li", { class: "error-text" }, error.words)); return; }
+  const at = new Date(kept.at).toLocaleString([], { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  fill(running,
+    h("li", { class: "muted kept" }, `Offline: your games as they were at ${at}.`),
+    kept.games.length ? kept.games.map(gameItem) : h("li", { class: "muted" }, "No running games."));
 }
 
 function gameItem(game) {

@@ -4,6 +4,7 @@
 // guest token the server no longer knows is replaced by a new guest, with a short message.
 import * as cognito from "./cognito.js";
 import { serverNow } from "./clock.js";
+import { forget } from "./saved.js";
 
 const KEY = "mineduel.session";
 const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -153,6 +154,7 @@ export function signedInAs(tokens, profile, email) {
 
 export async function signOut() {
   const was = state;
+  if (was) forget(was.player_id); // the games kept for offline (saved.js) go with the player
   set(null, "You are signed out.");
   if (was && was.kind === "account") {
     try { await cognito.signOut(was.token); } catch { /* the tokens are gone from here anyway */ }

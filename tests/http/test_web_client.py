@@ -22,6 +22,7 @@ import io
 import json
 import os
 import re
+import shutil
 import struct
 import time
 from dataclasses import dataclass, field
@@ -35,8 +36,10 @@ from mineduel_service.platform import crypto
 from mineduel_service.play.advance import MAX_MOVES_PER_WRITE, field_for
 from mineduel_service.play.bots import bot_replies
 from PIL import Image
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request, Route, expect
 
+from mineduel import webshell
+from mineduel.local import webclient
 from mineduel.local.stack import RunningStack
 from mineduel.testing.accounts import id_token, signed_in
 from mineduel.testing.api_client import ApiClient, http_transport
@@ -312,7 +315,12 @@ def special_first(
 
 def finished_screen_checks(page: Page, result: re.Pattern[str]) -> None:
     expect(page.locator("#result")).to_have_text(result)
-    # The field is laid open: no square is left "covered".
+    # The field is laid open by the answer that ended the game: no square is left "covered",
+    # not even for a moment (the result and the field are drawn together).
+    laid_open_with_the_result = page.evaluate(
+        """() => document.querySelectorAll('[role="gridcell"][aria-label$=", covered"]').length"""
+    )
+    assert laid_open_with_the_result == 0
     expect(page.get_by_role("gridcell", name=re.compile(r", covered$"))).to_have_count(0)
     for name in ("Replay", "Share", "Verification", "Rematch"):
         expect(page.locator(".end").get_by_role("link", name=name)).to_be_visible()
@@ -1087,3 +1095,306 @@ TOKEN_OF_PAGE = """() => {
     const saved = JSON.parse(localStorage.getItem("mineduel.session") || "null");
     return saved && saved.kind === "account" ? saved.token : null;
 }"""
+
+
+# ---------------------------------------------------------------------------- the app
+# The web client as an app a phone keeps (docs/web.md, "An app"): the manifest fetched and
+# valid, with icons of the sizes it names; Chromium finds the app installable and the page
+# offers its install prompt; the service worker caches the client's own files (one version,
+# nothing of the API) and the shell opens with the network off, showing the player's games as
+# last read and refusing, in words, to commit a move (an armed move stays armed, and a move sent
+# again after a lost answer carries the same Idempotency-Key); iOS Safari is told to add the
+# app to the Home Screen before any permission is asked; a countdown follows the server's clock
+# when the local stack's clock moves.
+WEB = ROOT / "web"
+# A page whose network is cut tries to reach the live socket again and again; Chromium logs each
+# failed attempt as a console error. Those, and the requests the cut makes fail, are provoked.
+OFFLINE_NOISE = [r"WebSocket connection to .* failed", r"ERR_INTERNET_DISCONNECTED"]
+IPHONE_UA = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+)
+
+
+def test_the_manifest_is_valid_and_chromium_finds_the_app_installable(
+    stack: RunningStack, chromium_profile: BrowserContext
+) -> None:
+    """The manifest Chromium reads has no error, names icons of 192 and 512 px (one maskable)
+    that are what they say, and Chromium reports no reason the app could not be installed (in a
+    profile of its own: Chromium installs nothing from an incognito window, which Playwright's
+    contexts are)."""
+    watch = Watch()
+    context = chromium_profile
+    page = watch.attach(context.new_page())
+    go(page, stack, "#/")
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"] == f"{stack.url}/manifest.webmanifest"
+    assert manifest["errors"] == []
+    parsed = json.loads(manifest["data"])
+    assert parsed["display"] == "standalone" and parsed["start_url"] == "./"
+    assert parsed["scope"] == "./" and parsed["theme_color"] and parsed["background_color"]
+    sizes = {}
+    for icon in parsed["icons"]:
+        answer = page.request.get(f"{stack.url}/{icon['src']}")
+        assert answer.status == 200 and answer.headers["content-type"] == "image/png"
+        width, height = Image.open(io.BytesIO(answer.body())).size
+        assert f"{width}x{height}" == icon["sizes"], icon
+        sizes.setdefault(icon["purpose"], set()).add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes["any"] and "512x512" in sizes["maskable"]
+    # iOS reads the page itself: the home-screen icon, the title, the standalone flag.
+    assert page.locator('link[rel="apple-touch-icon"]').get_attribute("href") == (
+        "apple-touch-icon.png"
+    )
+    assert (
+        page.locator('meta[name="apple-mobile-web-app-title"]').get_attribute("content")
+        == "MineDuel"
+    )
+    assert page.locator('meta[name="theme-color"]').count() == 2
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == [], errors
+
+    # Chromium, finding the app installable, offers to install it (beforeinstallprompt); the
+    # page holds the browser's own bar back and offers it as a button, which hands it back.
+    install = page.get_by_role("button", name="Install the app")
+    expect(install).to_be_visible(timeout=WAIT_MS)
+    axe_clean(page, "home, with the install button")
+    install.click()
+    expect(install).to_be_hidden()
+    watch.assert_clean()
+
+
+def test_the_shell_opens_offline_with_the_last_games_and_refuses_to_commit(
+    stack: RunningStack, browser: Browser
+) -> None:
+    watch = Watch()
+    context, page = new_page(browser, watch, viewport=PHONE, has_touch=True, is_mobile=True)
+    # A cache of an older version, as a phone that kept the app would have (made from a page
+    # of the same origin that is not the app): the new worker, once active, deletes it.
+    page.goto(f"{stack.url}/openapi.json")
+    page.evaluate("async () => { await caches.open('mineduel-shell-0123456789abcdef'); }")
+    play_the_bot(page, stack, "Mine duel")
+    game_url = page.url
+    game_id = game_url.rsplit("/", 1)[1]
+    go(page, stack, "#/")
+    games = page.get_by_role("list", name="Your games")
+    expect(games.get_by_role("listitem")).to_have_count(1)
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+    # What the cache holds: the client's files of one version and its settings, nothing else.
+    cached = page.evaluate(
+        """async () => {
+          const out = {};
+          for (const name of await caches.keys()) {
+            const cache = await caches.open(name);
+            out[name] = (await cache.keys()).map((r) => new URL(r.url).pathname);
+          }
+          return out;
+        }"""
+    )
+    worker = (WEB / "sw.js").read_text(encoding="utf-8")
+    version = re.search(r'const VERSION = "([0-9a-f]+)"', worker)[1]  # type: ignore[index]
+    assert set(cached) == {f"mineduel-shell-{version}", "mineduel-config"}
+    assert sorted(cached[f"mineduel-shell-{version}"]) == sorted(
+        f"/{name}" for name in webshell.shell_files()
+    )
+    assert cached["mineduel-config"] == ["/config.json"]
+
+    # The network goes: the app still opens, from the service worker's cache. (Its reads of the
+    # API fail meanwhile, as they must.)
+    watch.allow = [*OFFLINE_NOISE, r"/v1/"]
+    context.set_offline(True)
+    answer = page.reload()
+    assert answer is not None and answer.from_service_worker and answer.status == 200
+    expect(page.get_by_role("heading", level=1)).to_have_text("Play MineDuel")
+    offline_line = page.locator("#offline")
+    expect(offline_line).to_contain_text("You are offline")
+    expect(games).to_contain_text("Offline: your games as they were at")
+    expect(games.get_by_role("link", name="Open")).to_have_count(1)
+    axe_clean(page, "home, offline")
+
+    # The game as it was; a square can be armed, not committed, and the page says why.
+    sent: list[Request] = []
+    page.on("request", lambda r: sent.append(r) if r.method == "POST" else None)
+    games.get_by_role("link", name="Open").click()
+    expect(page.get_by_role("grid", name="Board")).to_be_visible()
+    expect(page.locator("#to-move")).to_have_text("Your turn")
+    row, col = first_covered(page)
+    cell = page.locator(f'[role="gridcell"][data-row="{row}"][data-col="{col}"]')
+    cell.tap()
+    expect(cell).to_have_attribute("aria-selected", "true")
+    commit = page.get_by_role("button", name="Commit")
+    expect(commit).to_be_disabled()
+    refusal = page.locator("#offline-move")
+    expect(refusal).to_contain_text("No connection: a move can be committed once it is back")
+    expect(refusal).to_contain_text("your square stays armed")
+    expect(refusal).to_contain_text("The game as it was at")
+    page.keyboard.press("Enter")  # the keyboard cannot commit it either
+    axe_clean(page, "the game, offline, a square armed")
+    assert sent == []
+
+    # Back online: the page reads the game, the square is still armed, Commit plays it once.
+    context.set_offline(False)
+    expect(offline_line).to_be_hidden(timeout=WAIT_MS)
+    watch.allow = OFFLINE_NOISE
+    expect(refusal).to_be_hidden()
+    expect(cell).to_have_attribute("aria-selected", "true")
+    expect(commit).to_be_enabled()
+    commit.click()
+    wait_moved(page, 0)
+    assert [r.url for r in sent] == [f"{stack.url}/v1/games/{game_id}/moves"]
+    watch.assert_clean()
+    context.close()
+
+
+def test_a_move_sent_again_after_its_answer_was_lost_has_the_same_idempotency_key(
+    stack: RunningStack, browser: Browser
+) -> None:
+    """The first send of a commit dies on the way (the connection drops); the square stays
+    armed, and the second send is the same request: one Idempotency-Key, so the server plays
+    it at most once whatever became of the first."""
+    watch = Watch(allow=[r"/moves$"])
+    context, page = new_page(browser, watch, viewport=PHONE, has_touch=True, is_mobile=True)
+    play_the_bot(page, stack, "Mine duel")
+    keys: list[str] = []
+
+    def lose_the_first(route: Route) -> None:
+        keys.append(route.request.headers.get("idempotency-key", ""))
+        if len(keys) == 1:
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/v1/games/[0-9a-f-]+/moves$"), lose_the_first)
+    row, col = first_covered(page)
+    cell = page.locator(f'[role="gridcell"][data-row="{row}"][data-col="{col}"]')
+    cell.tap()
+    page.get_by_role("button", name="Commit").click()
+    expect(page.get_by_role("alert").filter(has_text="No connection")).to_be_visible()
+    expect(cell).to_have_attribute("aria-selected", "true")
+    commit = page.get_by_role("button", name="Commit")
+    expect(commit).to_be_enabled(timeout=WAIT_MS)  # the game read again: the server is there
+    commit.click()
+    wait_moved(page, 0)
+    assert len(keys) == 2 and keys[0] == keys[1] and len(keys[0]) == 36
+    watch.assert_clean()
+    context.close()
+
+
+def test_ios_safari_is_told_to_add_the_app_to_the_home_screen_before_any_permission(
+    stack: RunningStack, browser: Browser
+) -> None:
+    """Safari gives Web Push only to a web app opened from the Home Screen: on an iPhone's
+    Safari the account screen says how to add it, and ticking "Notifications" says it again
+    without asking the browser for permission or the server for its key."""
+    watch = Watch()
+    context, page = new_page(
+        browser, watch, viewport=PHONE, has_touch=True, is_mobile=True, user_agent=IPHONE_UA
+    )
+    page.add_init_script(
+        """window.permissionAsked = 0;
+        if (window.Notification) {
+          Notification.requestPermission = async () => {
+            window.permissionAsked += 1;
+            return "default";
+          };
+        }"""
+    )
+    asked_key: list[str] = []
+    page.on("request", lambda r: asked_key.append(r.url) if "vapid-key" in r.url else None)
+    sign_up(page, stack, "ios@example.com", "WebIos")
+    hint = page.locator("#home-screen-hint")
+    expect(hint).to_contain_text("Add to Home Screen")
+    expect(hint).to_contain_text("open MineDuel from there")
+    axe_clean(page, "account on iOS Safari")
+    box = page.get_by_role("checkbox", name="Notifications")
+    box.click()  # (not check(): the page unticks it at once, which check() takes for a failure)
+    expect(page.get_by_role("alert").filter(has_text="Add to Home Screen")).to_be_visible()
+    expect(box).not_to_be_checked()
+    assert page.evaluate("window.permissionAsked") == 0 and asked_key == []
+    watch.assert_clean()
+    context.close()
+
+
+def test_a_countdown_follows_the_servers_clock_when_it_moves(
+    stack: RunningStack, browser: Browser
+) -> None:
+    """On the local stack, POST /_local/clock moves the server's clock and nothing else: the
+    page, live and with nothing to hear, reads the game again within half a minute and counts
+    down by the moved clock (as it would when a phone's own clock is set while it is open)."""
+    watch = Watch()
+    context, page = new_page(browser, watch, viewport=PHONE)
+    context.clock.install(time=server_time(stack))
+    go(page, stack, "#/")
+    page.get_by_label("Time per move").select_option(label="1 hour")
+    play_the_bot(page, stack, "Mine duel")
+    countdown = page.locator("#countdown")
+    expect(countdown).to_have_text(re.compile(r"^59:\d\d$"))
+    deadline = countdown.get_attribute("data-deadline") or ""
+    advance_clock(stack, 600)
+    page.clock.fast_forward(31_000)  # half a minute later, by the device's clock
+    expect(countdown).to_have_text(re.compile(r"^(49|50):\d\d$"), timeout=WAIT_MS)
+    now = server_time(stack)
+    left = datetime_seconds(deadline) - now
+    shown = [int(part) for part in (countdown.text_content() or "0:0").split(":")]
+    assert abs(shown[0] * 60 + shown[1] - left) <= 3, (shown, left)
+    assert ApiClient(http_transport(stack.url)).call("GET", "/_local/clock").status == 200
+    watch.assert_clean()
+    context.close()
+
+
+def datetime_seconds(iso: str) -> float:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def test_a_new_deploy_takes_over_and_an_open_page_reloads_at_its_next_screen(
+    stack: RunningStack, browser: Browser, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A deploy changes sw.js (its version): the browser installs the new worker, which caches
+    the new version's files and deletes the old cache; a page already open is not reloaded
+    under its player, but its next screen comes from the new version (a reload), so one page
+    never runs modules of two deploys."""
+    watch = Watch()
+    context, page = new_page(browser, watch, viewport=PHONE)
+    go(page, stack, "#/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    worker = (WEB / "sw.js").read_text(encoding="utf-8")
+    old = re.search(r'const VERSION = "([0-9a-f]+)"', worker)[1]  # type: ignore[index]
+    # The deploy: the local stack serves a copy of web/ whose worker has another version.
+    deployed = tmp_path / "web"
+    shutil.copytree(WEB, deployed)
+    (deployed / "sw.js").write_text(worker.replace(old, "0" * 16), encoding="utf-8")
+    serve = webclient.asset
+    monkeypatch.setattr(webclient, "asset", lambda path, root=deployed: serve(path, root))
+
+    page.evaluate(
+        """() => {
+          window.stillThisPage = true;
+          window.tookOver = new Promise((done) =>
+            navigator.serviceWorker.addEventListener("controllerchange", done, { once: true }));
+        }"""
+    )
+    page.evaluate(
+        "async () => { await (await navigator.serviceWorker.getRegistration()).update(); }"
+    )
+    page.evaluate("() => window.tookOver")  # the new worker is in charge, and then drops the old
+    caches = page.evaluate(
+        """async (old) => {
+          for (;;) {
+            const names = await caches.keys();
+            if (!names.includes(`mineduel-shell-${old}`)) return names;
+            await new Promise((wait) => setTimeout(wait, 50));
+          }
+        }""",
+        old,
+    )
+    assert sorted(caches) == ["mineduel-config", "mineduel-shell-0000000000000000"], (old, caches)
+    assert page.evaluate("window.stillThisPage === true")  # not reloaded under the player
+    nav(page, "Lobby")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    assert page.evaluate("window.stillThisPage === undefined")  # the next screen: a new page
+    assert page.url.endswith("#/lobby")
+    watch.assert_clean()
+    context.close()

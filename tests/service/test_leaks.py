@@ -119,12 +119,12 @@ def test_a_running_game_leaks_nothing(
     public = public_board(settings, moves)
     stored_state = json.loads(_readable(game_item)["body"])["state"]
     assert stored_state["board"] == public == final["board"]
-    assert final["seed"] is None
+    assert final["seed"] is None and final["field"] is None
     for reply in replies:
         body = reply.body or {}
         game_view = body.get("game", body)
         if isinstance(game_view, dict) and "board" in game_view:
-            assert game_view["seed"] is None
+            assert game_view["seed"] is None and game_view["field"] is None
             assert all(
                 ch == "." or public[r][c] == ch
                 for r, row in enumerate(game_view["board"])

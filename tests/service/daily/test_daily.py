@@ -176,6 +176,7 @@ def test_a_day_of_daily_duels(served_api: Api) -> None:
     for who, final in finals.items():
         game_id = final["game_id"]
         assert final["status"] == "finished" and final["seed"] is None, who
+        assert final["field"] is None, who  # laid open only once the day is over
         doc = api.call("GET", f"/v1/games/{game_id}/verify").body
         assert doc["seed"] is None and doc["field"] is None
         assert doc["field_id"] == f"daily-{name}"

@@ -68,7 +68,7 @@ def assert_bot_decided_from_public_information(doc: dict, level: str) -> None:
 def test_whole_game_against_the_bot_then_verify(api: Api, tmp_path: Path) -> None:
     token = api.guest()
     game = api.bot_game(token, bot_level="easy")
-    assert game["status"] == "active" and game["seed"] is None
+    assert game["status"] == "active" and game["seed"] is None and game["field"] is None
     assert [s["kind"] for s in game["seats"]] == ["guest", "bot"]
 
     final = play_to_the_end(api, token, game)
@@ -88,6 +88,10 @@ def test_whole_game_against_the_bot_then_verify(api: Api, tmp_path: Path) -> Non
     assert doc.status == 200
     assert doc.body["verdict"]["checked"] is True and doc.body["verdict"]["ok"] is True
     assert doc.body["seed"] == final["seed"]
+    # The answer that ended the game lays the field open, as the document does.
+    assert final["field"] == doc.body["field"] and len(final["field"]) == 16
+    assert sum(row.count("*") for row in final["field"]) == 51
+    assert api.call("GET", f"/v1/games/{game_id}").body["field"] == doc.body["field"]
     assert doc.body["client_seeds"] == ["guest-entropy", ""]
     # The log's Move model also names windows-duel's fields, null in mine-duel.
     variant_only = ("points", "auto_opened")
@@ -127,10 +131,12 @@ def test_resign_ends_a_bot_game_and_publishes_the_seed(api: Api) -> None:
     assert reply.body["status"] == "finished"
     assert reply.body["result"] == {"reason": "resign", "winner": 1, "places": [2, 1]}
     assert reply.body["seed"] is not None
+    assert reply.body["field"] is not None  # the field laid open at once, resigned or not
     again = api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token)
     assert again.status == 409 and again.error_code == "game-not-active"
     doc = api.call("GET", f"/v1/games/{game['game_id']}/verify")
     assert doc.body["verdict"]["ok"] is True, doc.body["verdict"]
+    assert doc.body["field"] == reply.body["field"]
 
 
 def test_bots_left_alone_play_on_to_a_verified_end_in_bounded_writes(

@@ -66,6 +66,11 @@ class GameOut(ResponseModel):
     board: list[str]
     commitment: str
     seed: str | None
+    field: list[str] | None = Field(
+        default=None,
+        description="Once the game is finished and its seed published, the whole field as the "
+        "Verification document has it (`*` a mine, `0`-`8` elsewhere); null before",
+    )
     result: ResultOut | None
     bot_level: str | None = None
     options: dict[str, bool] = Field(

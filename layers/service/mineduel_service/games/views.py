@@ -2,12 +2,15 @@
 
 The view is made from the record's public state (the engine's ``GameState`` has no hidden
 cells) and its seats; guest token hashes never leave the record. The seed appears only once the
-game is finished, when it is public by design.
+game is finished, when it is public by design, and with it the field laid open: the answer that
+ends a game then shows every square, with no second request for the Verification document.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from mineduel_engine import Field
 
 from .record import GameRecord
 
@@ -55,6 +58,7 @@ def game_view(record: GameRecord, viewer: int | None = None) -> dict[str, Any]:
         "board": state.board(viewer),
         "commitment": record.commitment,
         "seed": record.seed_hex if finished else None,
+        "field": laid_open(record) if finished else None,
         "result": result.to_dict() if result else None,
         "bot_level": record.bot_level if any(s.kind == "bot" for s in record.seats) else None,
         "options": settings.options_dict(),
@@ -62,6 +66,20 @@ def game_view(record: GameRecord, viewer: int | None = None) -> dict[str, Any]:
         "daily": record.daily,
         "spectators_off": record.spectators_off,
     }
+
+
+def laid_open(record: GameRecord) -> list[str] | None:
+    """The field of a finished game whose seed is published (``*`` a mine, ``0``-``8``), as the
+    Verification document has it; None while the seed is not (a daily game until its day is
+    over). Derived from the seed (``mineduel/v1``, a tenth of a millisecond), never stored."""
+    if record.seed_hex is None:
+        return None
+    settings = record.settings
+    seed = bytes.fromhex(record.seed_hex)
+    field = Field.from_seed(
+        seed, record.field_id, record.client_seeds, settings.width, settings.height, settings.mines
+    )
+    return field.to_strings()
 
 
 def rating_change(record: GameRecord, seat: int) -> dict[str, int | None]:
