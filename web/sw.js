@@ -12,7 +12,7 @@
 // notification per game is shown at a time (a newer one of the same game replaces it).
 
 // shell:start (written by `make web-shell`)
-const VERSION = "468af16dc2dfa541";
+const VERSION = "ca4268020e3a7ee5";
 const SHELL = [
   "api.js",
   "app.js",
