@@ -755,7 +755,14 @@ def test_a_guest_becomes_an_account_with_an_authenticator_a_picture_and_the_dail
 
     # The daily duel: play it (resign at once), then the day's table.
     go(page, stack, "#/daily")
-    expect(page.get_by_text("There was no daily duel yesterday.")).to_be_visible()
+    # Days are prepared ahead, so yesterday exists when an earlier test on this stack moved its
+    # clock on: the screen says what GET /v1/daily says.
+    daily = ApiClient(http_transport(stack.url)).call("GET", "/v1/daily").ok()
+    yesterday = page.get_by_role("region", name="Yesterday's results")
+    if daily["yesterday"] is None:
+        expect(yesterday.get_by_text("There was no daily duel yesterday.")).to_be_visible()
+    else:
+        expect(yesterday.get_by_text(re.compile(r"^\d+ players?, \d+ ranked"))).to_be_visible()
     page.get_by_role("button", name="Play today's duel").click()
     expect(page.get_by_role("grid", name="Board")).to_be_visible(timeout=WAIT_MS)
     commit_on(page, 0, 0)
