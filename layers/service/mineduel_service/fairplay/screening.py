@@ -25,33 +25,108 @@ happens to the player until one decides.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Literal
 
-WINDOW = 10
-"""Rated games a player's statistic is computed over (the last ones screened); no ``z``
-before the player has this many, the same number of rated games that makes a rating
-established and listed on a leaderboard."""
+WINDOW = 20
+"""Rated games a player's statistic is computed over (the last ones screened)."""
+MIN_GAMES = 10
+"""No ``z`` before the player has this many screened rated games (the number that makes a
+rating established and listed on a leaderboard)..."""
+MIN_HARD_TAPS = 40
+"""...nor before their window holds this many hard taps."""
 TOLERANCE = 1e-9
 """A tap whose published loss is at most this took a likeliest cell (losses are published
 rounded to six decimals)."""
-REFERENCE_MEAN = 0.718
-"""People's engine match over a window of ``WINDOW`` rated games: the mean..."""
-REFERENCE_SD = 0.107
-"""...and the standard deviation, over the simulated honest players' windows (the calibration
-run: ``SEED=fair-play-calibration HONEST=200 ASSISTED=0 PARTIAL=0 CALIBRATE=1``, 2026-12-01;
-docs/fair-play.md)."""
-REVIEW_Z = 2.25
-"""A window this many standard deviations above people's opens a case: an engine match of
-0.959 or more. The calibration run's highest honest window was 1.83 (0.914); any window that
-follows the engine on 96% of its taps or more is over it."""
+HARD_CURVE: tuple[tuple[float, float], ...] = (
+    (0.2, 0.151),
+    (0.4, 0.157),
+    (0.5, 0.383),
+    (0.7, 0.383),
+    (0.85, 0.437),
+    (0.92, 0.513),
+    (0.96, 0.583),
+    (0.98, 0.69),
+    (1.0, 0.769),
+)
+"""People's engine match on hard taps against their match on clear ones: a broken line
+through these points (clear match, hard match), fitted by least squares to the simulated
+honest players' own rates (``mineduel.benchmarks.fair_play``, ``CALIBRATE=1``)..."""
+PEOPLE_SD = 0.045
+"""...and how far people's own hard-tap match lies around it (beyond the binomial spread of
+a window's counts)."""
+CLEAR_Z = 1.96
+REVIEW_Z = 3.0
+"""A window this many binomial standard deviations above ``REFERENCE`` opens a case."""
 DIGITS = 4
+CERTAIN = 1.0 - TOLERANCE
+"""A cell at this chance or more is a certain mine: a position holding one asks nothing."""
+MAX_TIES = 4
+"""More likeliest cells than this and a tap on one of them is a tap among ties (the first
+tap of a game ties every cell): no information."""
+HARD_GAP = 0.1
+"""A position whose likeliest cell leads the next chance on the board by less than this is
+hard: the best tap is not obvious."""
+
+TapKind = Literal["trivial", "tied", "clear", "hard"]
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """What a position asked of the player who tapped it, from every covered cell's chance."""
+
+    p_best: float
+    ties: int
+    """Covered cells at ``p_best``."""
+    gap: float
+    """``p_best`` minus the next lower chance on the board (1.0 when every covered cell ties)."""
+    exact: bool
+
+    @property
+    def kind(self) -> TapKind:
+        """``trivial`` (estimated, or a certain mine on the board), ``tied`` (more than
+        ``MAX_TIES`` likeliest cells), ``hard`` (the lead is under ``HARD_GAP``) or ``clear``."""
+        if not self.exact or self.p_best >= CERTAIN:
+            return "trivial"
+        if self.ties > MAX_TIES or self.gap >= 1.0:
+            return "tied"
+        return "hard" if self.gap < HARD_GAP else "clear"
+
+
+def difficulty(chances: Mapping[int, float], exact: bool = True) -> Difficulty:
+    """A position's difficulty from its covered cells' chances."""
+    if not chances:
+        return Difficulty(0.0, 0, 1.0, exact)
+    top = max(chances.values())
+    ties = 0
+    below = -1.0
+    for p in chances.values():
+        if p >= top - TOLERANCE:
+            ties += 1
+        elif p > below:
+            below = p
+    return Difficulty(top, ties, 1.0 if below < 0 else top - below, exact)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap as the screening judges it: the position's difficulty, whether the cell was a
+    likeliest one, whether it was an engine's (a likeliest cell or the hard bot's own), and the
+    chance given up against the likeliest."""
+
+    difficulty: Difficulty
+    likeliest: bool
+    engine: bool
+    loss: float
 
 
 @dataclass(frozen=True)
 class GameFigures:
-    """One rated game's figures for one seat: counts, so windows pool taps exactly."""
+    """One rated game's figures for one seat: counts, so windows pool taps exactly.
+    ``hard`` counts the taps on hard positions (``Difficulty.kind``), ``hard_matched`` those
+    of them on an engine's cell: the taps the statistic is made of."""
 
     game_id: str
     ended_at: str
@@ -59,6 +134,10 @@ class GameFigures:
     best: int
     matched: int
     loss: float
+    hard: int = 0
+    hard_matched: int = 0
+    clear: int = 0
+    clear_matched: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form."""
@@ -66,7 +145,7 @@ class GameFigures:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameFigures:
-        """Parse ``to_dict``'s form."""
+        """Parse ``to_dict``'s form (a game screened before hard taps were counted has none)."""
         return cls(
             game_id=str(data["game_id"]),
             ended_at=str(data["ended_at"]),
@@ -74,31 +153,57 @@ class GameFigures:
             best=int(data["best"]),
             matched=int(data["matched"]),
             loss=float(data["loss"]),
+            hard=int(data.get("hard", 0)),
+            hard_matched=int(data.get("hard_matched", 0)),
+            clear=int(data.get("clear", 0)),
+            clear_matched=int(data.get("clear_matched", 0)),
+        )
+
+    @classmethod
+    def of_taps(cls, game_id: str, ended_at: str, taps: Iterable[Tap]) -> GameFigures | None:
+        """A seat's figures from its taps (those on positions counted exactly); None for none."""
+        counted = [t for t in taps if t.difficulty.exact]
+        if not counted:
+            return None
+        hard = [t for t in counted if t.difficulty.kind == "hard"]
+        clear = [t for t in counted if t.difficulty.kind == "clear"]
+        return cls(
+            game_id,
+            ended_at,
+            taps=len(counted),
+            best=sum(t.likeliest for t in counted),
+            matched=sum(t.engine for t in counted),
+            loss=round(sum(t.loss for t in counted), 6),
+            hard=len(hard),
+            hard_matched=sum(t.engine for t in hard),
+            clear=len(clear),
+            clear_matched=sum(t.engine for t in clear),
         )
 
 
 def seat_figures(
-    analysis: Mapping[str, Any], seat: int, game_id: str, ended_at: str
+    analysis: Mapping[str, Any],
+    seat: int,
+    game_id: str,
+    ended_at: str,
+    positions: Mapping[int, Difficulty],
 ) -> GameFigures | None:
-    """The seat's figures in a game, from its analysis; None when the seat tapped no cell."""
-    taps = best = matched = 0
-    loss = 0.0
+    """The seat's figures in a game, from its analysis and each tapped position's difficulty
+    (by move number, ``positions.difficulties``); None when the seat tapped no cell."""
+    taps: list[Tap] = []
     for move in analysis.get("moves", ()):
         if move.get("seat") != seat or move.get("action", "tap") != "tap":
             continue
         if move.get("p_mine") is None or move.get("exact") is False:
             continue  # a bomb or a guess; or a position past the work budget (estimated)
-        taps += 1
+        found = positions.get(int(move["n"]))
+        if found is None:
+            continue
         lost = float(move["loss"])
-        loss += lost
-        if lost <= TOLERANCE:
-            best += 1
-            matched += 1
-        elif move.get("bot") == [move.get("row"), move.get("col")]:
-            matched += 1
-    if taps == 0:
-        return None
-    return GameFigures(game_id, ended_at, taps, best, matched, round(loss, 6))
+        likeliest = lost <= TOLERANCE
+        bot = move.get("bot") == [move.get("row"), move.get("col")]
+        taps.append(Tap(found, likeliest, likeliest or bot, lost))
+    return GameFigures.of_taps(game_id, ended_at, taps)
 
 
 @dataclass(frozen=True)
@@ -109,6 +214,11 @@ class Window:
     accuracy: float | None
     mean_loss: float | None
     engine_match: float | None
+    hard_taps: int
+    hard_match: float | None
+    clear_taps: int
+    clear_match: float | None
+    expected: float | None
     z: float | None
 
     @property
@@ -123,19 +233,60 @@ def recent(games: Sequence[GameFigures]) -> list[GameFigures]:
     return sorted(unique.values(), key=lambda g: (g.ended_at, g.game_id))[-WINDOW:]
 
 
+def _curve(clear_match: float) -> tuple[float, float]:
+    """``HARD_CURVE`` at ``clear_match``: its value and its slope there."""
+    points = HARD_CURVE
+    if clear_match <= points[0][0]:
+        return points[0][1], 0.0
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        if clear_match <= x1 or (x1, y1) == points[-1]:
+            slope = (y1 - y0) / (x1 - x0)
+            return y0 + slope * (clear_match - x0), slope
+    return points[-1][1], 0.0
+
+
+def expected_hard_match(clear_match: float) -> float:
+    """What people who match the engine on ``clear_match`` of their clear taps match on
+    hard ones (``HARD_CURVE``, kept inside [0.05, 0.95])."""
+    return min(max(_curve(clear_match)[0], 0.05), 0.95)
+
+
+def z_of(hard: int, hard_matched: int, clear: int, clear_matched: int) -> float | None:
+    """How far a window's hard-tap match lies above what people of its clear-tap match reach,
+    in standard deviations of the binomial spread of its hard taps and of people's own
+    (``PEOPLE_SD``). The clear-tap match is taken at the top of its 95% range (``CLEAR_Z``):
+    a window of few clear taps is judged against the better players it might be. None below
+    ``MIN_HARD_TAPS`` hard taps."""
+    if hard < MIN_HARD_TAPS:
+        return None
+    c = (clear_matched + 1) / (clear + 2)  # a clear tap or two: the estimate stays inside (0, 1)
+    top = min(1.0, c + CLEAR_Z * math.sqrt(c * (1 - c) / (clear + 2)))
+    e = expected_hard_match(top)
+    variance = e * (1 - e) / hard + PEOPLE_SD**2
+    return round((hard_matched / hard - e) / math.sqrt(variance), 2)
+
+
 def window_of(games: Sequence[GameFigures]) -> Window:
-    """The player's statistic over their last ``WINDOW`` games (``z`` null before they have
-    that many)."""
+    """The player's statistic over their last ``WINDOW`` games: ``z`` null before they have
+    ``MIN_GAMES`` of them holding ``MIN_HARD_TAPS`` hard taps."""
     kept = recent(games)
     taps = sum(g.taps for g in kept)
     if taps == 0:
-        return Window(len(kept), None, None, None, None)
-    match = sum(g.matched for g in kept) / taps
-    z = (match - REFERENCE_MEAN) / REFERENCE_SD if len(kept) >= WINDOW else None
+        return Window(len(kept), None, None, None, 0, None, 0, None, None, None)
+    hard = sum(g.hard for g in kept)
+    hard_matched = sum(g.hard_matched for g in kept)
+    clear = sum(g.clear for g in kept)
+    clear_matched = sum(g.clear_matched for g in kept)
+    z = z_of(hard, hard_matched, clear, clear_matched) if len(kept) >= MIN_GAMES else None
     return Window(
         games_screened=len(kept),
         accuracy=round(sum(g.best for g in kept) / taps, DIGITS),
         mean_loss=round(sum(g.loss for g in kept) / taps, DIGITS),
-        engine_match=round(match, DIGITS),
-        z=None if z is None else round(z, 2),
+        engine_match=round(sum(g.matched for g in kept) / taps, DIGITS),
+        hard_taps=hard,
+        hard_match=round(hard_matched / hard, DIGITS) if hard else None,
+        clear_taps=clear,
+        clear_match=round(clear_matched / clear, DIGITS) if clear else None,
+        expected=round(expected_hard_match((clear_matched + 1) / (clear + 2)), DIGITS),
+        z=z,
     )
