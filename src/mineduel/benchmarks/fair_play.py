@@ -318,7 +318,7 @@ def _env(name: str, default: int, quick: int) -> int:
 def main() -> None:
     """Build the bank, play the population's games, screen every player, print the rates."""
     label = os.environ.get("SEED", "fair-play")
-    honest = _env("HONEST", 1200, 200)
+    honest = _env("HONEST", 2000, 200)
     assisted = _env("ASSISTED", 200, 40)
     half = _env("HALF", 400, 40)
     partial = _env("PARTIAL", 100, 20)
@@ -330,7 +330,7 @@ def main() -> None:
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         bank = list(pool.map(bank_game, [(label, i) for i in range(size)], chunksize=2))
     spots = [s for game in bank for seat in game for s in seat]
-    kinds = defaultdict(int)
+    kinds: dict[str, int] = defaultdict(int)
     for s in spots:
         kinds[s.difficulty.kind] += 1
     print(
@@ -359,29 +359,28 @@ def calibrate(honest: Sequence[Player], bank: Sequence[Sequence[Sequence[Spot]]]
     ``FIT_GAMES`` long games, so that a player's rates are theirs, not a window's chance), and
     print the honest windows' highest z (``REVIEW_Z`` is set above them)."""
     games = int(os.environ.get("FIT_GAMES", "200"))
-    points = []
+    totals = []
     for p in honest:
         long = Player(p.number, p.kind, p.group, p.noise, p.careless, 0.0)
-        figures, _, _ = play_player(long, bank, games, label + "|fit")
-        h = sum(g.hard for g in figures)
-        c = sum(g.clear for g in figures)
-        if h and c:
-            hm = sum(g.hard_matched for g in figures) / h
-            cm = sum(g.clear_matched for g in figures) / c
-            points.append((cm, hm, h))
-    values = broken_line(KNOTS, [(x, y) for x, y, _ in points])
-    for i in range(1, len(values)):  # people who do better on clear taps do no worse on hard
-        values[i] = max(values[i], values[i - 1])
-    curve = tuple(zip(KNOTS, values, strict=True))
-    residuals = [y - _at(curve, x) for x, y, _ in points]
-    binomial = statistics.mean(y * (1 - y) / n for _, y, n in points)
-    spread = math.sqrt(max(statistics.pvariance(residuals) - binomial, 0.0))
-    print(
-        f"  calibration over {len(points)} honest players x {games} games: HARD_CURVE = "
-        + repr(tuple((x, round(y, 3)) for x, y in curve))
-        + f", PEOPLE_SD = {spread:.3f} (residual sd {statistics.pstdev(residuals):.3f}, "
-        f"largest residual {max(residuals):.3f})"
-    )
+        totals.append(screening.pooled(play_player(long, bank, games, label + "|fit")[0]))
+    print(f"  calibration over {len(totals)} honest players x {games} games: PEOPLE = {{")
+    for kind in ("hard", "subtle"):
+        points = [
+            (t.clear_matched / t.clear, getattr(t, kind + "_matched") / n, n)
+            for t in totals
+            if t.clear and (n := getattr(t, kind))
+        ]
+        values = fit_curve(KNOTS, [(c, h) for c, h, _ in points])
+        curve = tuple(zip(KNOTS, values, strict=True))
+        residuals = [h - _at(curve, c) for c, h, _ in points]
+        binomial = statistics.mean(h * (1 - h) / n for _, h, n in points)
+        spread = math.sqrt(max(statistics.pvariance(residuals) - binomial, 0.0))
+        print(
+            f"      {kind!r}: ({tuple((x, round(y, 3)) for x, y in curve)!r}, {spread:.3f}),"
+            f"  # residual sd {statistics.pstdev(residuals):.3f}, of which binomial "
+            f"{math.sqrt(binomial):.3f}; largest residual {max(residuals):.3f}"
+        )
+    print("  }")
 
 
 KNOTS = (0.2, 0.4, 0.5, 0.7, 0.85, 0.92, 0.96, 0.98, 1.0)
@@ -399,21 +398,22 @@ def _hat(knots: Sequence[float], i: int, x: float) -> float:
     return 0.0
 
 
-def broken_line(knots: Sequence[float], points: Sequence[tuple[float, float]]) -> list[float]:
-    """The least-squares broken line's values at ``knots`` (normal equations, solved by
-    Gaussian elimination; a knot without points nearby takes its neighbours' line, by a
-    little ridge toward them)."""
+def fit_curve(knots: Sequence[float], points: Sequence[tuple[float, float]]) -> list[float]:
+    """The least-squares broken line through ``(x, y)`` points: its values at ``knots``, made
+    non-decreasing (people who do better on clear taps do no worse on hard ones). Normal
+    equations, Gaussian elimination, and a little ridge that keeps a knot with few points near
+    its neighbours."""
     n = len(knots)
     a = [[0.0] * n for _ in range(n)]
     b = [0.0] * n
     for x, y in points:
-        row = [_hat(knots, i, x) for i in range(n)]
+        row = [_hat(knots, i, min(max(x, knots[0]), knots[-1])) for i in range(n)]
         for i in range(n):
             b[i] += row[i] * y
             for j in range(n):
                 a[i][j] += row[i] * row[j]
     ridge = 1e-3
-    for i in range(1, n - 1):  # a little smoothness: each value near its neighbours' mean
+    for i in range(1, n - 1):
         for j, w in ((i - 1, -0.5), (i, 1.0), (i + 1, -0.5)):
             for k, v in ((i - 1, -0.5), (i, 1.0), (i + 1, -0.5)):
                 a[j][k] += ridge * w * v
@@ -426,7 +426,10 @@ def broken_line(knots: Sequence[float], points: Sequence[tuple[float, float]]) -
                 f = a[r][col] / a[col][col]
                 a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
                 b[r] -= f * b[col]
-    return [b[i] / a[i][i] for i in range(n)]
+    values = [b[i] / a[i][i] for i in range(n)]
+    for i in range(1, n):
+        values[i] = max(values[i], values[i - 1])
+    return values
 
 
 def _at(curve: Sequence[tuple[float, float]], x: float) -> float:
