@@ -23,13 +23,15 @@ players of 20 games each within a few minutes; what the screening judges is each
 position it was made on, and the bank's positions are those honest play reaches.
 
 The honest population, its kinds and parameters, is described in docs/fair-play.md and in
-``population``. Environment: ``SEED`` (``fair-play``), ``HONEST`` (1,200), ``ASSISTED`` (200),
-``HALF`` (400), ``PARTIAL`` (100), ``GAMES`` (20), ``BANK`` (160 games), ``JOBS`` (2),
-``CALIBRATE`` (``1``: print the honest players' highest windows to set ``REVIEW_Z``).
+``population``. Environment (``--quick``'s in brackets): ``SEED`` (``fair-play``), ``HONEST``
+(2,000 [200]), ``ASSISTED`` (200 [40]), ``HALF`` (400 [40]), ``PARTIAL`` (100 [20]),
+``GAMES`` (20), ``BANK`` (160 games [24]), ``JOBS`` (2), ``CALIBRATE`` (``1``: also fit
+``screening.PEOPLE`` to this run's honest players, ``FIT_GAMES`` (200) whole games each).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import os
@@ -137,8 +139,9 @@ def _estimate(levels: Sequence[tuple[float, int]], noise: float, rng: random.Ran
 # ---------------------------------------------------------------------------- the players
 HONEST_KINDS = ("counter", "estimator", "expert")
 HARD_FEEL = 0.1
-"""A ``hard``-mode cheater consults the engine (on twice its share of them, at most all) on
-positions whose likeliest cell leads by less than this: to a person, not obvious."""
+"""A ``hard``-mode cheater consults the engine on every position whose likeliest cell leads
+by less than this (to a person, not obvious), and at random on the others, as often as
+brings its engine taps to its share."""
 ENGINES = ("hard-bot", "exact-greedy")
 
 
@@ -158,6 +161,8 @@ class Player:
     engine: str = ""
     share: float = 0.0
     mode: str = ""
+    extra: float = 0.0
+    """A ``hard``-mode cheater's chance of the engine on an obvious position."""
 
 
 def _base(rng: random.Random) -> tuple[str, float, float]:
@@ -244,9 +249,9 @@ def choose(player: Player, spot: Spot, rng: random.Random) -> tuple[int, bool]:
         return _engine(player.kind, spot)
     if player.group == "honest":
         return _own(player, player.kind, spot, rng)
-    if player.mode == "hard":  # the engine where the best tap is not obvious to a person
+    if player.mode == "hard":  # the engine where the best tap is not obvious, then elsewhere
         d = spot.difficulty
-        consult = d.kind != "trivial" and d.gap < HARD_FEEL and rng.random() < player.share * 2
+        consult = (d.kind != "trivial" and d.gap < HARD_FEEL) or rng.random() < player.extra
     else:
         consult = rng.random() < player.share
     base = "counter" if player.noise == 0.0 else "estimator"
@@ -259,8 +264,12 @@ def tap_of(spot: Spot, level: int, is_bot: bool) -> Tap:
     return Tap(spot.difficulty, level == 0, level == 0 or is_bot, top - spot.levels[level][0])
 
 
+Bank = Sequence[Sequence[Sequence[Spot]]]
+"""Bank games, each two seats' runs of positions."""
+
+
 def play_player(
-    player: Player, bank: Sequence[Sequence[Sequence[Spot]]], games: int, label: str
+    player: Player, bank: Bank, games: int, label: str
 ) -> tuple[list[GameFigures], list[list[Tap]], int | None]:
     """The player's games, their taps, and the game after which the screening first flagged
     them (None: never)."""
@@ -343,7 +352,16 @@ def main() -> None:
         f"  {len(players)} players ({honest} honest, {assisted} assisted, {half} half-assisted, "
         f"{partial} at 0.8), {games} rated games each, screened after every game"
     )
-    results = {}
+    obvious = sum(s.difficulty.kind != "trivial" and s.difficulty.gap < HARD_FEEL for s in spots)
+    hidden = obvious / len(spots)
+    print(f"  positions not obvious to a person (gap under {HARD_FEEL}): {hidden:.1%}")
+    players = [
+        dataclasses.replace(p, extra=max(p.share - hidden, 0.0) / (1.0 - hidden))
+        if p.mode == "hard"
+        else p
+        for p in players
+    ]
+    results: Results = {}
     for i, p in enumerate(players):
         results[p.number] = play_player(p, bank, games, label)
         if (i + 1) % 500 == 0:
@@ -354,10 +372,13 @@ def main() -> None:
     print(f"  in {time.perf_counter() - started:.0f} s")
 
 
-def calibrate(honest: Sequence[Player], bank: Sequence[Sequence[Sequence[Spot]]], label: str) -> None:
-    """Fit ``HARD_LINE`` and ``PEOPLE_SD`` to the honest players' own rates (each plays
-    ``FIT_GAMES`` long games, so that a player's rates are theirs, not a window's chance), and
-    print the honest windows' highest z (``REVIEW_Z`` is set above them)."""
+def calibrate(honest: Sequence[Player], bank: Bank, label: str) -> None:
+    """Fit ``screening.PEOPLE`` to the honest players' own rates: each plays ``FIT_GAMES``
+    whole games (no short ones), so that a player's rates are theirs, not a window's chance;
+    for hard and for subtle taps, the least-squares broken line of the match against the
+    clear-tap match, and people's own spread around it (the residuals' variance less the
+    binomial part). Printed as the constant to paste; ``REVIEW_Z`` is then set from the
+    honest windows' highest z of the same run (printed by ``report``)."""
     games = int(os.environ.get("FIT_GAMES", "200"))
     totals = []
     for p in honest:
@@ -372,7 +393,7 @@ def calibrate(honest: Sequence[Player], bank: Sequence[Sequence[Sequence[Spot]]]
         ]
         values = fit_curve(KNOTS, [(c, h) for c, h, _ in points])
         curve = tuple(zip(KNOTS, values, strict=True))
-        residuals = [h - _at(curve, c) for c, h, _ in points]
+        residuals = [h - screening.broken_line_at(curve, c) for c, h, _ in points]
         binomial = statistics.mean(h * (1 - h) / n for _, h, n in points)
         spread = math.sqrt(max(statistics.pvariance(residuals) - binomial, 0.0))
         print(
@@ -432,20 +453,14 @@ def fit_curve(knots: Sequence[float], points: Sequence[tuple[float, float]]) -> 
     return values
 
 
-def _at(curve: Sequence[tuple[float, float]], x: float) -> float:
-    if x <= curve[0][0]:
-        return curve[0][1]
-    for (x0, y0), (x1, y1) in zip(curve, curve[1:], strict=False):
-        if x <= x1:
-            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-    return curve[-1][1]
+Results = dict[int, tuple[list[GameFigures], list[list[Tap]], int | None]]
+"""Per player: their games' figures, their taps, the game after which they were flagged."""
 
 
-def report(
-    players: Sequence[Player],
-    results: dict[int, tuple[list[GameFigures], list[list[Tap]], int | None]],
-) -> None:
-    """The rates by group and kind, and what each kind does on each kind of position."""
+def report(players: Sequence[Player], results: Results) -> None:
+    """The rates by group (and the partly assisted by how they choose their engine taps), at
+    other thresholds, the honest players nearest the threshold, and what each kind does on
+    each kind of position."""
     for group in ("honest", "assisted", "half", "partial"):
         members = [p for p in players if p.group == group]
         if not members:
@@ -453,6 +468,14 @@ def report(
         flagged = sum(results[p.number][2] is not None for p in members)
         what = "false positives" if group == "honest" else "caught"
         print(f"  {group}: {what} {_rate(flagged, len(members))}")
+        if group in ("half", "partial"):
+            for mode in ("random", "hard"):
+                some = [p for p in members if p.mode == mode]
+                hits = sum(results[p.number][2] is not None for p in some)
+                print(f"    the engine on {mode} taps: {_rate(hits, len(some))}")
+    short = [p for p in players if p.group == "honest" and p.short >= 1.0]
+    hits = sum(results[p.number][2] is not None for p in short)
+    print(f"  honest players of short games only (1 to 6 taps): {len(short)}, flagged {hits}")
     peak = {p.number: max(_zs(results[p.number][0]), default=-99.0) for p in players}
     print("  at other thresholds (flagged if any window's z reaches it):")
     for threshold in (2.5, 2.75, 3.0, 3.25, 3.5):
@@ -461,15 +484,15 @@ def report(
             members = [p for p in players if p.group == group]
             if members:
                 hits = sum(peak[p.number] >= threshold for p in members)
-                shares.append(f"{group} {hits / len(members):.1%}")
+                shares.append(f"{group} {hits / len(members):.2%}")
         print(f"    z >= {threshold}: " + ", ".join(shares))
-    honest = [p for p in players if p.group == "honest"]
-    peaks = sorted(
-        (max((_zs(results[p.number][0])), default=-99.0), p.kind, p.noise) for p in honest
-    )[-5:]
-    print("  honest players' highest z over their windows: " + ", ".join(
-        f"{z:.2f} ({k} {n:.3f})" for z, k, n in reversed(peaks)))
-    print("  by kind: n, flagged, overall match, per position kind: share of taps, engine match")
+    nearest = sorted((p for p in players if p.group == "honest"), key=lambda p: -peak[p.number])
+    print(
+        "  the honest players' highest z (over all their windows): "
+        + ", ".join(f"{peak[p.number]:.2f} ({p.kind} {p.noise:.3f})" for p in nearest[:5])
+    )
+    print("  by kind: players, flagged, engine match (mean, max); per kind of position, its")
+    print("  share of taps and the engine match there")
     for kind in sorted({p.kind for p in players}):
         members = [p for p in players if p.kind == kind]
         by: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -482,14 +505,13 @@ def report(
                 by[t.difficulty.kind][0] += 1
                 by[t.difficulty.kind][1] += t.engine
         total = sum(v[0] for v in by.values()) or 1
-        zs = [screening.window_of(results[p.number][0]).z for p in members]
-        top = max((z for z in zs if z is not None), default=float("nan"))
+        flagged = sum(results[p.number][2] is not None for p in members)
+        mean = statistics.mean(overall) if overall else 0.0
         print(
-            f"    {kind:<12} {len(members):5d} {sum(results[p.number][2] is not None for p in members):5d}"
-            f"  {statistics.mean(overall) if overall else 0:.3f} (max {max(overall, default=0):.3f})"
-            f"  z max {top:5.2f}  "
+            f"    {kind:<12} {len(members):5d} {flagged:5d}  {mean:.3f} "
+            f"({max(overall, default=0.0):.3f})  "
             + "  ".join(
-                f"{k} {v[0] / total:.2f}:{v[1] / max(v[0], 1):.3f}" for k, v in sorted(by.items())
+                f"{k} {v[0] / total:.2f}: {v[1] / max(v[0], 1):.3f}" for k, v in sorted(by.items())
             )
         )
 

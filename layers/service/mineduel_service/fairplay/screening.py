@@ -276,7 +276,7 @@ def recent(games: Sequence[GameFigures]) -> list[GameFigures]:
     return sorted(unique.values(), key=lambda g: (g.ended_at, g.game_id))[-WINDOW:]
 
 
-def _curve(points: Sequence[tuple[float, float]], x: float) -> float:
+def broken_line_at(points: Sequence[tuple[float, float]], x: float) -> float:
     """A broken line through ``points`` at ``x`` (flat before the first and after the last)."""
     if x <= points[0][0]:
         return points[0][1]
@@ -289,7 +289,7 @@ def _curve(points: Sequence[tuple[float, float]], x: float) -> float:
 def expected_match(kind: str, clear_match: float) -> float:
     """What people who match the engine on ``clear_match`` of their clear taps match on
     ``hard`` or ``subtle`` ones (``PEOPLE``, kept inside [0.05, 0.95])."""
-    return min(max(_curve(PEOPLE[kind][0], clear_match), 0.05), 0.95)
+    return min(max(broken_line_at(PEOPLE[kind][0], clear_match), 0.05), 0.95)
 
 
 def _ratio(games: Sequence[GameFigures], kind: str) -> tuple[int, float, float]:
