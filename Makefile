@@ -113,9 +113,9 @@ bench-bot-variants: $(STAMP)
 bench-pairing: $(STAMP)
 	$(BIN)/python -m mineduel.benchmarks.pairing
 
-# Fair-play screening calibrated on simulated players: false positives among honest ones,
-# detection among assisted ones (HONEST=400 ASSISTED=100 PARTIAL=40 JOBS=2 by default; it plays
-# 2,700 games: tens of minutes on two cores).
+# Fair-play screening measured on simulated players: false positives among 2,000 honest ones,
+# detection among assisted ones within 20 rated games (a bank of 160 engine-played games, then
+# the players on its positions: about a minute on two cores; --quick or HONEST=... to change).
 bench-fair-play: $(STAMP)
 	$(BIN)/python -m mineduel.benchmarks.fair_play
 

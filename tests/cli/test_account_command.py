@@ -340,3 +340,70 @@ def test_totp_setup_then_sign_in_answers_the_challenge(
         stdin=PASSWORD,
     )
     assert code == 0 and claims_of(out.strip())["token_use"] == "access"
+
+
+def test_a_moderator_is_made_on_the_local_stack_and_reviews_cases(
+    stack: RunningStack, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``account moderator`` puts an account in the pool's moderators group; a token issued
+    after that carries the group, and the moderation routes answer it; ``--list`` and
+    ``--remove`` read and undo it."""
+    email = "mo@example.com"
+    confirmed_account(stack, capsys, monkeypatch, email)
+    sign_in = ["--api", stack.url, "--email", email, "--password-stdin"]
+
+    def cases(token: str) -> int:
+        return (
+            ApiClient(http_transport(stack.url), token).call("GET", "/v1/moderation/cases").status
+        )
+
+    before = account(capsys, monkeypatch, "sign-in", *sign_in, stdin=PASSWORD)[1].strip()
+    assert cases(before) == 403
+
+    code, out, err = account(
+        capsys, monkeypatch, "moderator", "--api", stack.url, "--email", "Mo@Example.com"
+    )
+    assert (code, out) == (0, "") and f"{email} is in moderators" in err and "sign-in" in err
+    code, out, _ = account(capsys, monkeypatch, "moderator", "--api", stack.url, "--list")
+    assert (code, out) == (0, f"{email}\n")
+    after = account(capsys, monkeypatch, "sign-in", *sign_in, stdin=PASSWORD)[1].strip()
+    assert "moderators" in claims_of(after).get("cognito:groups", [])
+    assert cases(after) == 200
+    assert cases(before) == 403  # a token issued before joining does not carry the group
+
+    code, _, err = account(
+        capsys, monkeypatch, "moderator", "--api", stack.url, "--email", email, "--remove"
+    )
+    assert code == 0 and "no longer" in err
+    assert account(capsys, monkeypatch, "moderator", "--api", stack.url, "--list")[1] == ""
+    fresh = account(capsys, monkeypatch, "sign-in", *sign_in, stdin=PASSWORD)[1].strip()
+    assert cases(fresh) == 403
+
+
+@pytest.mark.parametrize(
+    ("args", "exit_code", "says"),
+    [
+        (["--email", "nobody@example.com"], 3, "No account has the email nobody@example.com"),
+        ([], 2, "Give --email"),
+        (["--list", "--email", "a@example.com"], 2, "no --email"),
+    ],
+)
+def test_moderator_refusals_are_one_line_and_an_exit_code(
+    stack: RunningStack,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    exit_code: int,
+    says: str,
+) -> None:
+    code, out, err = account(capsys, monkeypatch, "moderator", "--api", stack.url, *args)
+    assert (code, out) == (exit_code, "")
+    assert says in err and err.startswith("mineduel account moderator: ")
+
+
+def test_a_moderator_on_an_app_client_alone_needs_the_pool_id(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["--region", "eu-west-1", "--user-pool-client-id", "c", "--email", "a@example.com"]
+    code, out, err = account(capsys, monkeypatch, "moderator", *args)
+    assert (code, out) == (2, "") and "--user-pool-id" in err

@@ -159,7 +159,18 @@ def _moderator(stack: RunningStack) -> str:
 def _case_about(client: ApiClient) -> str:
     """A case opened about the client's player, as the screener opens one (unmeasured)."""
     me = _ok(client.call("GET", "/v1/me"))
-    window = Window(10, 1.0, 0.0, 1.0, 2.9)
+    window = Window(
+        games_screened=10,
+        accuracy=1.0,
+        mean_loss=0.0,
+        engine_match=1.0,
+        hard_taps=80,
+        hard_match=1.0,
+        clear_taps=100,
+        clear_match=1.0,
+        expected=0.82,
+        z=4.1,
+    )
     case = fair_play.open_case(str(me["player_id"]), "ada", window, ("g",), clock.now())
     dynamo.transact([fair_play.case_put(case, None)])
     return case.case_id

@@ -1,7 +1,9 @@
 """``mineduel account``: a player account in the stack's user pool, from the command line.
 
 ``sign-up`` (email and password), ``confirm`` (the emailed code), ``sign-in`` (answering the
-authenticator challenge when TOTP is on) and ``totp-setup`` (add an authenticator app). The pool
+authenticator challenge when TOTP is on) and ``totp-setup`` (add an authenticator app); and
+for the operator, ``moderator`` (an account into or out of the pool's ``moderators`` group,
+or the group's members listed: ``mineduel.cli.accounts.moderators``). The pool
 is the local stack's by default (``GET /_local/config`` at ``--api``); ``--stack NAME`` reads a
 deployed stack's ``ClientConfig`` output, ``--region`` with ``--user-pool-client-id`` names an
 app client outright.
@@ -17,6 +19,7 @@ users and the shell history would see them. Codes come from their option or from
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import getpass
 import json
 import os
@@ -31,6 +34,7 @@ from mineduel.cli.accounts.cognito import (
     otpauth_uri,
 )
 from mineduel.cli.accounts.errors import EXIT_CANNOT_START, EXIT_INTERRUPTED, AccountError
+from mineduel.cli.accounts.moderators import GROUP, Moderators
 from mineduel.cli.accounts.pool import (
     DEFAULT_API,
     PoolConfig,
@@ -39,7 +43,9 @@ from mineduel.cli.accounts.pool import (
     from_stack,
 )
 
-HELP = "A player account: sign up, confirm, sign in (prints a token), set up TOTP."
+HELP = (
+    "A player account: sign up, confirm, sign in (prints a token), set up TOTP; make a moderator."
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +66,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--region", help="AWS region of --stack or --user-pool-client-id (else $AWS_REGION)"
     )
+    pool_only = argparse.ArgumentParser(add_help=False, parents=[where])  # no --email yet
     where.add_argument("--email", required=True, help="the account's email (its sign-in name)")
 
     password = argparse.ArgumentParser(add_help=False)
@@ -113,6 +120,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="CODE",
         help="the current code, if TOTP is on already (asked for otherwise)",
     )
+    moderator = actions.add_parser(
+        "moderator",
+        parents=[pool_only],
+        help="put an account in the moderators group (or take it out, or list the group)",
+        description="Put the account in the user pool's moderators group, who review "
+        "fair-play cases; it signs in again for a token that carries the group. On AWS this "
+        "uses your AWS credentials (the pool's administrator calls); on the local stack none.",
+    )
+    moderator.add_argument("--email", help="the account's email (not with --list)")
+    moderator.add_argument(
+        "--user-pool-id", metavar="ID", help="the pool, with --user-pool-client-id"
+    )
+    choice = moderator.add_mutually_exclusive_group()
+    choice.add_argument("--remove", action="store_true", help="take the account out instead")
+    choice.add_argument("--list", action="store_true", help="print the members' emails")
     totp.add_argument(
         "--device-name",
         default="authenticator",
@@ -186,11 +208,38 @@ def _totp_setup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _moderator(args: argparse.Namespace) -> int:
+    pool = _pool(args)
+    if args.user_pool_id:
+        pool = dataclasses.replace(pool, user_pool_id=args.user_pool_id)
+    group = Moderators(pool)
+    if args.list:
+        if args.email:
+            raise AccountError("--list lists the whole group: no --email.", EXIT_CANNOT_START)
+        for email in group.members():
+            print(email, flush=True)
+        return 0
+    if not args.email:
+        raise AccountError("Give --email: the account to change (or --list).", EXIT_CANNOT_START)
+    email = normalize_email(args.email)
+    if args.remove:
+        group.remove(email)
+        _say(f"{email} is no longer in {GROUP}; tokens issued before keep it until they expire.")
+        return 0
+    group.add(email)
+    _say(
+        f"{email} is in {GROUP} of pool {group.pool_id}. Next: mineduel account sign-in "
+        f"--email {email}, for a token that carries the group."
+    )
+    return 0
+
+
 _ACTIONS = {
     "sign-up": _sign_up,
     "confirm": _confirm,
     "sign-in": _sign_in,
     "totp-setup": _totp_setup,
+    "moderator": _moderator,
 }
 
 

@@ -25,6 +25,10 @@ class FairPlayGameOut(ResponseModel):
     accuracy: float
     engine_match: float
     mean_loss: float
+    hard_taps: int = Field(
+        default=0, description="Taps on hard positions (the best tap not obvious, no tie)"
+    )
+    clear_taps: int = Field(default=0, description="Taps on positions with an obvious best")
 
 
 class FairPlayOut(ResponseModel):
@@ -33,18 +37,30 @@ class FairPlayOut(ResponseModel):
     username: str | None
     games_screened: int = Field(description="Rated games screened so far")
     window: int = Field(description="Games the figures below are over (the last ones)")
-    window_size: int = Field(description="Games a full window holds; z needs a full one")
+    window_size: int = Field(description="Games a full window holds")
     accuracy: float | None = Field(
         description="Share of taps on a cell with the board's highest mine chance"
     )
     mean_loss: float | None = Field(description="Mean p_best - p_mine per tap")
     engine_match: float | None = Field(
-        description="Share of taps on a cell the exact engine would have chosen (a likeliest "
-        "cell, or the hard bot's move): what z measures"
+        description="Share of taps on a cell an engine would have chosen (a likeliest cell, "
+        "or the hard bot's move)"
     )
+    hard_taps: int = Field(
+        description="Taps on hard positions in the window: no certain mine, at most four "
+        "likeliest cells, the likeliest less than 0.1 ahead of the next chance"
+    )
+    hard_match: float | None = Field(description="engine_match over the hard taps: what z judges")
+    clear_taps: int = Field(description="Taps on positions whose best tap was obvious")
+    clear_match: float | None = Field(description="engine_match over the clear taps")
+    expected_hard_match: float | None = Field(
+        description="What people whose clear_match is the player's reach on hard taps"
+    )
+    min_games: int = Field(description="Screened rated games before any z")
+    min_hard_taps: int = Field(description="Hard taps in the window before any z")
     z: float | None = Field(
-        description="How far engine_match lies above people's, in standard deviations of "
-        "people's windows; null before a full window"
+        description="How far hard_match lies above what people of the same clear_match reach, "
+        "in standard deviations; null before min_games games and min_hard_taps hard taps"
     )
     review_z: float = Field(description="The z at which a case opens for a moderator")
     status: Literal["clear", "review", "restricted"]

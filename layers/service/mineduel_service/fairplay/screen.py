@@ -5,8 +5,9 @@ It reads the ``finished`` index (which every finished game enters with the write
 no extra write for screening) from where it stopped in each partition of this month and the
 last, up to two minutes ago (an index is eventually consistent: a game that ended a moment ago
 may not be in it yet). For each rated game whose seats are all accounts it takes the game's
-analysis (the stored one, else computed and stored, as ``GET /v1/games/{id}/analysis`` does),
-adds each seat's figures to that player's record, and opens a case when the player's window
+analysis (the stored one, else computed and stored, as ``GET /v1/games/{id}/analysis`` does)
+and each tapped position's difficulty (``positions``: the game replayed on its field, public
+now), adds each seat's figures to that player's record, and opens a case when the player's window
 crosses the threshold (``screening``). Only then does it move its place in that partition
 past the game: a run that dies half-way screens the same games again, and a record that
 already holds a game ignores it, so every game counts once for each of its players.
@@ -17,6 +18,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from mineduel_engine import Field
+
 from ..archive.stored_analyses import stored_or_computed
 from ..games import store as games
 from ..games.record import GameRecord
@@ -26,14 +29,15 @@ from ..platform.observability import count, logger
 from ..ratings.model import system_for
 from . import store
 from .errors import FairPlayConflict
+from .positions import difficulties
 from .screening import GameFigures, recent, seat_figures, window_of
 from .store import FairPlayRecord
 
 LAG_S = 120
 """Games that ended less than this long ago wait for the next run."""
 MAX_GAMES_PER_RUN = 150
-"""A run's bound (about a second of analysis each at most, well inside the timeout); the rest
-wait for the next run, every partition's place kept."""
+"""A run's bound (about a second of analysis and a tenth of replay each at most, well inside
+the timeout); the rest wait for the next run, every partition's place kept."""
 PAGE = 100
 ATTEMPTS = 4
 
@@ -97,12 +101,22 @@ def _shard(shard: str, until: str, done: dict[str, int]) -> None:
 def screen_game(record: GameRecord) -> int:
     """Add a finished rated game to each of its players' records; how many cases it opened."""
     analysis = stored_or_computed(record)
-    if analysis is None:  # its seed is still secret (never a rated game: daily games are not)
-        return 0
+    if analysis is None or record.seed_hex is None:  # its seed is still secret (never a rated
+        return 0  # game: daily games are not)
+    settings = record.settings
+    game_field = Field.from_seed(
+        bytes.fromhex(record.seed_hex),
+        record.field_id,
+        record.client_seeds,
+        settings.width,
+        settings.height,
+        settings.mines,
+    )
+    positions = difficulties(settings, game_field, games.list_moves(record.game_id))
     ended_at = record.ended_at or record.created_at
     opened = 0
     for seat, player_id in sorted(record.player_seats.items()):
-        figures = seat_figures(analysis, seat, record.game_id, ended_at)
+        figures = seat_figures(analysis, seat, record.game_id, ended_at, positions)
         if figures is not None and add_game(player_id, figures):
             opened += 1
     count("GamesScreened")

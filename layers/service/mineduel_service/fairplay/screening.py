@@ -1,57 +1,168 @@
 """The screening rule, pure (no I/O): a rated game's figures per seat, from its post-game
-analysis, and a player's window of recent games against people's (docs/fair-play.md).
+analysis and each tapped position's difficulty, and a player's window of recent games
+against people's (docs/fair-play.md).
 
-Per rated game and seat, over the seat's taps (``analysis.moves``, docs/analysis.md) on
-positions the analysis counted exactly (one past the work budget is estimated, and would
-judge a player by chances nobody knew):
+Most taps say nothing about a player: a certain mine on the board (everybody takes it), every
+cell equally likely (the first tap), the best cell among many equal ones (a tap among ties
+is a likeliest tap by luck), or a best cell far ahead of the rest (anybody sees it). What a
+person does not do is find the best cell, again and again, where it is *not obvious*: so each
+tap's position is classed (``Difficulty.kind``) from every covered cell's chance:
 
-- ``accuracy``: the share of taps on a cell with the board's highest mine chance (``loss`` 0:
-  ``p_mine`` is ``p_best``). In mine-duel the likeliest *mine* is the greedy tap, the one a
-  player who only counts takes;
-- ``mean_loss``: the mean of ``p_best - p_mine``: chances given up against that tap;
-- ``engine_match``: the share of taps on a cell one of the two engines would have chosen: a
-  likeliest cell (what exact-greedy play taps) or the hard bot's own cell (``bot``, its choice
-  with the game's public tie-break stream: for a player fed the hard bot, every tap). People
-  find certain mines and reason locally; they do not count every layout of the board, so they
-  part from both engines now and then, and that is what the screening measures.
+- ``trivial``: estimated past the analysis's work budget, a certain mine on the board, or
+  no cell ahead of another;
+- ``tied``: more than ``MAX_TIES`` likeliest cells;
+- ``clear``: the likeliest leads the next chance by ``HARD_GAP`` or more;
+- ``hard``: by less; ``subtle``: by less than ``SUBTLE_GAP`` (people do little better than
+  chance there, whatever their strength).
 
-Per player, the last ``WINDOW`` screened rated games, their taps pooled: ``z`` is how far the
-window's engine match lies above people's, in standard deviations of people's windows
-(``REFERENCE_MEAN``, ``REFERENCE_SD``: the simulated honest population of
-``mineduel.benchmarks.fair_play``, which also measured the false-positive and detection rates
-at ``REVIEW_Z``). A window at or over ``REVIEW_Z`` opens a case for a moderator; nothing
-happens to the player until one decides.
+A tap *matches* when it is on a cell an engine would have chosen: a likeliest cell (what
+exact-greedy play taps) or the hard bot's own (``bot`` in the analysis, its choice with the
+game's public tie-break stream: for a player fed the hard bot, every tap).
+
+Per player, the last ``WINDOW`` screened rated games, pooled: the match on hard and on subtle
+taps is set against what people reach there who match the engine as often as the player does
+on clear taps (``PEOPLE``: a strong player matches more on hard taps too, but far from always;
+a player fed the engine on some taps matches on hard ones far beyond what their clear taps
+promise). ``z`` is that excess in standard deviations; none before ``MIN_GAMES`` games and
+``MIN_HARD_TAPS`` hard and subtle taps, so short games and trivial positions never make a
+case. A window at or over ``REVIEW_Z`` opens a case for a moderator; nothing happens to the
+player until one decides. The constants come from the simulated players of
+``mineduel.benchmarks.fair_play``, which also measures the rates at ``REVIEW_Z`` on players of
+another seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Literal
 
-WINDOW = 10
-"""Rated games a player's statistic is computed over (the last ones screened); no ``z``
-before the player has this many, the same number of rated games that makes a rating
-established and listed on a leaderboard."""
+WINDOW = 20
+"""Rated games a player's statistic is computed over (the last ones screened)."""
+MIN_GAMES = 10
+"""No ``z`` before the player has this many screened rated games (the number that makes a
+rating established and listed on a leaderboard)..."""
+MIN_HARD_TAPS = 40
+"""...nor before their window holds this many hard and subtle taps (a full game holds about
+seven)."""
 TOLERANCE = 1e-9
 """A tap whose published loss is at most this took a likeliest cell (losses are published
 rounded to six decimals)."""
-REFERENCE_MEAN = 0.718
-"""People's engine match over a window of ``WINDOW`` rated games: the mean..."""
-REFERENCE_SD = 0.107
-"""...and the standard deviation, over the simulated honest players' windows (the calibration
-run: ``SEED=fair-play-calibration HONEST=200 ASSISTED=0 PARTIAL=0 CALIBRATE=1``, 2026-12-01;
-docs/fair-play.md)."""
-REVIEW_Z = 2.25
-"""A window this many standard deviations above people's opens a case: an engine match of
-0.959 or more. The calibration run's highest honest window was 1.83 (0.914); any window that
-follows the engine on 96% of its taps or more is over it."""
+PEOPLE: dict[str, tuple[tuple[tuple[float, float], ...], float]] = {
+    "hard": (
+        (
+            (0.2, 0.15),
+            (0.4, 0.171),
+            (0.5, 0.4),
+            (0.7, 0.4),
+            (0.85, 0.47),
+            (0.92, 0.55),
+            (0.96, 0.635),
+            (0.98, 0.749),
+            (1.0, 0.839),
+        ),
+        0.048,
+    ),
+    "subtle": (
+        (
+            (0.2, 0.134),
+            (0.4, 0.134),
+            (0.5, 0.298),
+            (0.7, 0.298),
+            (0.85, 0.298),
+            (0.92, 0.335),
+            (0.96, 0.373),
+            (0.98, 0.423),
+            (1.0, 0.476),
+        ),
+        0.037,
+    ),
+}
+"""People's engine match on hard and on subtle taps against their match on clear ones: a
+broken line through these points (clear match, match), fitted by least squares to the
+simulated honest players' own rates (``mineduel.benchmarks.fair_play``, ``CALIBRATE=1``),
+and how far people's own match lies around it (beyond the binomial spread of a window's
+counts)."""
+TOP_Z = 1.96
+"""A window's clear-tap match is taken this many standard deviations up (the top of its 95%
+range): a player of few clear taps is compared with the better people they might be."""
+REVIEW_Z = 3.0
+"""A window this many standard deviations above people's opens a case (set on a calibration
+run's honest players, measured on another seed's: docs/fair-play.md)."""
 DIGITS = 4
+CERTAIN = 1.0 - TOLERANCE
+"""A cell at this chance or more is a certain mine: a position holding one asks nothing."""
+MAX_TIES = 4
+"""More likeliest cells than this and a tap on one of them is a tap among ties (the first
+tap of a game ties every cell): no information."""
+HARD_GAP = 0.1
+"""A position whose likeliest cell leads the next chance on the board by less than this is
+hard: the best tap is not obvious..."""
+SUBTLE_GAP = 0.02
+"""...and by less than this, subtle: below what a person can tell apart."""
+
+TapKind = Literal["trivial", "tied", "clear", "hard", "subtle"]
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """What a position asked of the player who tapped it, from every covered cell's chance."""
+
+    p_best: float
+    ties: int
+    """Covered cells at ``p_best``."""
+    gap: float
+    """``p_best`` minus the next lower chance on the board (1.0 when every covered cell ties)."""
+    exact: bool
+
+    @property
+    def kind(self) -> TapKind:
+        """``trivial`` (estimated, a certain mine on the board, or every covered cell as
+        likely as the next: nothing to choose), ``tied`` (more than ``MAX_TIES`` likeliest
+        cells), ``hard`` (the lead is under ``HARD_GAP``) or ``clear``."""
+        if not self.exact or self.p_best >= CERTAIN or self.gap >= 1.0:
+            return "trivial"
+        if self.ties > MAX_TIES:
+            return "tied"
+        if self.gap < SUBTLE_GAP:
+            return "subtle"
+        return "hard" if self.gap < HARD_GAP else "clear"
+
+
+def difficulty(chances: Mapping[int, float], exact: bool = True) -> Difficulty:
+    """A position's difficulty from its covered cells' chances."""
+    if not chances:
+        return Difficulty(0.0, 0, 1.0, exact)
+    top = max(chances.values())
+    ties = 0
+    below = -1.0
+    for p in chances.values():
+        if p >= top - TOLERANCE:
+            ties += 1
+        elif p > below:
+            below = p
+    return Difficulty(top, ties, 1.0 if below < 0 else top - below, exact)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap as the screening judges it: the position's difficulty, whether the cell was a
+    likeliest one, whether it was an engine's (a likeliest cell or the hard bot's own), and the
+    chance given up against the likeliest."""
+
+    difficulty: Difficulty
+    likeliest: bool
+    engine: bool
+    loss: float
 
 
 @dataclass(frozen=True)
 class GameFigures:
-    """One rated game's figures for one seat: counts, so windows pool taps exactly."""
+    """One rated game's figures for one seat: counts, so windows pool taps exactly.
+    ``hard`` counts the taps on hard positions (``Difficulty.kind``), ``hard_matched`` those
+    of them on an engine's cell: the taps the statistic is made of."""
 
     game_id: str
     ended_at: str
@@ -59,6 +170,12 @@ class GameFigures:
     best: int
     matched: int
     loss: float
+    hard: int = 0
+    hard_matched: int = 0
+    clear: int = 0
+    clear_matched: int = 0
+    subtle: int = 0
+    subtle_matched: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form."""
@@ -66,7 +183,7 @@ class GameFigures:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameFigures:
-        """Parse ``to_dict``'s form."""
+        """Parse ``to_dict``'s form (a game screened before hard taps were counted has none)."""
         return cls(
             game_id=str(data["game_id"]),
             ended_at=str(data["ended_at"]),
@@ -74,31 +191,62 @@ class GameFigures:
             best=int(data["best"]),
             matched=int(data["matched"]),
             loss=float(data["loss"]),
+            hard=int(data.get("hard", 0)),
+            hard_matched=int(data.get("hard_matched", 0)),
+            clear=int(data.get("clear", 0)),
+            clear_matched=int(data.get("clear_matched", 0)),
+            subtle=int(data.get("subtle", 0)),
+            subtle_matched=int(data.get("subtle_matched", 0)),
+        )
+
+    @classmethod
+    def of_taps(cls, game_id: str, ended_at: str, taps: Iterable[Tap]) -> GameFigures | None:
+        """A seat's figures from its taps (those on positions counted exactly); None for none."""
+        counted = [t for t in taps if t.difficulty.exact]
+        if not counted:
+            return None
+        hard = [t for t in counted if t.difficulty.kind == "hard"]
+        clear = [t for t in counted if t.difficulty.kind == "clear"]
+        subtle = [t for t in counted if t.difficulty.kind == "subtle"]
+        return cls(
+            game_id,
+            ended_at,
+            taps=len(counted),
+            best=sum(t.likeliest for t in counted),
+            matched=sum(t.engine for t in counted),
+            loss=round(sum(t.loss for t in counted), 6),
+            hard=len(hard),
+            hard_matched=sum(t.engine for t in hard),
+            clear=len(clear),
+            clear_matched=sum(t.engine for t in clear),
+            subtle=len(subtle),
+            subtle_matched=sum(t.engine for t in subtle),
         )
 
 
 def seat_figures(
-    analysis: Mapping[str, Any], seat: int, game_id: str, ended_at: str
+    analysis: Mapping[str, Any],
+    seat: int,
+    game_id: str,
+    ended_at: str,
+    positions: Mapping[int, Difficulty],
 ) -> GameFigures | None:
-    """The seat's figures in a game, from its analysis; None when the seat tapped no cell."""
-    taps = best = matched = 0
-    loss = 0.0
+    """The seat's figures in a game, from its analysis and each tapped position's difficulty
+    (by move number, ``positions.difficulties``); None when the seat tapped no cell."""
+    taps: list[Tap] = []
     for move in analysis.get("moves", ()):
         if move.get("seat") != seat or move.get("action", "tap") != "tap":
             continue
         if move.get("p_mine") is None or move.get("exact") is False:
             continue  # a bomb or a guess; or a position past the work budget (estimated)
-        taps += 1
+        found = positions.get(int(move["n"]))
+        if found is None:
+            continue
         lost = float(move["loss"])
-        loss += lost
-        if lost <= TOLERANCE:
-            best += 1
-            matched += 1
-        elif move.get("bot") == [move.get("row"), move.get("col")]:
-            matched += 1
-    if taps == 0:
-        return None
-    return GameFigures(game_id, ended_at, taps, best, matched, round(loss, 6))
+        likeliest = lost <= TOLERANCE
+        bot = move.get("bot") == [move.get("row"), move.get("col")]
+        taps.append(Tap(found, likeliest, likeliest or bot, lost))
+    return GameFigures.of_taps(game_id, ended_at, taps)
 
 
 @dataclass(frozen=True)
@@ -109,6 +257,11 @@ class Window:
     accuracy: float | None
     mean_loss: float | None
     engine_match: float | None
+    hard_taps: int
+    hard_match: float | None
+    clear_taps: int
+    clear_match: float | None
+    expected: float | None
     z: float | None
 
     @property
@@ -123,19 +276,101 @@ def recent(games: Sequence[GameFigures]) -> list[GameFigures]:
     return sorted(unique.values(), key=lambda g: (g.ended_at, g.game_id))[-WINDOW:]
 
 
+def broken_line_at(points: Sequence[tuple[float, float]], x: float) -> float:
+    """A broken line through ``points`` at ``x`` (flat before the first and after the last)."""
+    if x <= points[0][0]:
+        return points[0][1]
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        if x <= x1:
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    return points[-1][1]
+
+
+def expected_match(kind: str, clear_match: float) -> float:
+    """What people who match the engine on ``clear_match`` of their clear taps match on
+    ``hard`` or ``subtle`` ones (``PEOPLE``, kept inside [0.05, 0.95])."""
+    return min(max(broken_line_at(PEOPLE[kind][0], clear_match), 0.05), 0.95)
+
+
+def _ratio(games: Sequence[GameFigures], kind: str) -> tuple[int, float, float]:
+    """A kind of taps pooled over ``games``: how many, the share matched (a tap or two added,
+    so that a handful stays inside (0, 1)) and its variance. Taps of one game are not
+    independent (a board suits a player's way of reasoning or it does not), so the variance
+    is the larger of the binomial one and the one between games (games as clusters)."""
+    counts = [(getattr(g, kind), getattr(g, kind + "_matched")) for g in games]
+    n = sum(c for c, _ in counts)
+    share = (sum(m for _, m in counts) + 1) / (n + 2)
+    binomial = share * (1 - share) / (n + 2)
+    clusters = len([c for c, _ in counts if c])
+    between = 0.0
+    if clusters > 1:
+        spread = sum((m - share * c) ** 2 for c, m in counts)
+        between = spread / (n * n) * clusters / (clusters - 1)
+    return n, share, max(binomial, between)
+
+
+def z_of(games: Sequence[GameFigures]) -> float | None:
+    """How far games' match on hard and subtle taps lies above what people of the same
+    clear-tap match reach (``PEOPLE``), the clear-tap match taken at the top of its 95% range
+    (``TOP_Z``: a window is judged against the better players it might be): each kind's
+    excess in standard deviations of its own spread and of people's, the two combined weighed
+    by the root of their taps. None below ``MIN_HARD_TAPS`` hard and subtle taps."""
+    kinds = {kind: _ratio(games, kind) for kind in ("hard", "subtle")}
+    if sum(n for n, _, _ in kinds.values()) < MIN_HARD_TAPS:
+        return None
+    _, clear, spread = _ratio(games, "clear")
+    top = min(1.0, clear + TOP_Z * math.sqrt(spread))
+    total = weights = 0.0
+    for kind, (n, share, variance) in kinds.items():
+        if n == 0:
+            continue
+        e = expected_match(kind, top)
+        matched = share * (n + 2) - 1
+        z = (matched / n - e) / math.sqrt(max(variance, e * (1 - e) / n) + PEOPLE[kind][1] ** 2)
+        total += math.sqrt(n) * z
+        weights += n
+    return round(total / math.sqrt(weights), 2)
+
+
+def pooled(games: Sequence[GameFigures]) -> GameFigures:
+    """Games' counts added up (one figure for a window)."""
+    return GameFigures(
+        "window",
+        max((g.ended_at for g in games), default=""),
+        taps=sum(g.taps for g in games),
+        best=sum(g.best for g in games),
+        matched=sum(g.matched for g in games),
+        loss=sum(g.loss for g in games),
+        hard=sum(g.hard for g in games),
+        hard_matched=sum(g.hard_matched for g in games),
+        clear=sum(g.clear for g in games),
+        clear_matched=sum(g.clear_matched for g in games),
+        subtle=sum(g.subtle for g in games),
+        subtle_matched=sum(g.subtle_matched for g in games),
+    )
+
+
 def window_of(games: Sequence[GameFigures]) -> Window:
-    """The player's statistic over their last ``WINDOW`` games (``z`` null before they have
-    that many)."""
+    """The player's statistic over their last ``WINDOW`` games: ``z`` null before they have
+    ``MIN_GAMES`` of them holding ``MIN_HARD_TAPS`` hard taps."""
     kept = recent(games)
-    taps = sum(g.taps for g in kept)
-    if taps == 0:
-        return Window(len(kept), None, None, None, None)
-    match = sum(g.matched for g in kept) / taps
-    z = (match - REFERENCE_MEAN) / REFERENCE_SD if len(kept) >= WINDOW else None
+    total = pooled(kept)
+    if total.taps == 0:
+        return Window(len(kept), None, None, None, 0, None, 0, None, None, None)
+    z = z_of(kept) if len(kept) >= MIN_GAMES else None
     return Window(
         games_screened=len(kept),
-        accuracy=round(sum(g.best for g in kept) / taps, DIGITS),
-        mean_loss=round(sum(g.loss for g in kept) / taps, DIGITS),
-        engine_match=round(match, DIGITS),
-        z=None if z is None else round(z, 2),
+        accuracy=round(total.best / total.taps, DIGITS),
+        mean_loss=round(total.loss / total.taps, DIGITS),
+        engine_match=round(total.matched / total.taps, DIGITS),
+        hard_taps=total.hard + total.subtle,
+        hard_match=_share(total.hard_matched + total.subtle_matched, total.hard + total.subtle),
+        clear_taps=total.clear,
+        clear_match=_share(total.clear_matched, total.clear),
+        expected=round(expected_match("hard", _ratio(kept, "clear")[1]), DIGITS),
+        z=z,
     )
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, DIGITS) if whole else None

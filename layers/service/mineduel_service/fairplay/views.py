@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .screening import REVIEW_Z, WINDOW, GameFigures, window_of
+from .screening import MIN_GAMES, MIN_HARD_TAPS, REVIEW_Z, WINDOW, GameFigures, window_of
 from .store import Case, FairPlayRecord
 
 
@@ -16,6 +16,8 @@ def _game_view(game: GameFigures) -> dict[str, Any]:
         "accuracy": round(game.best / game.taps, 4),
         "engine_match": round(game.matched / game.taps, 4),
         "mean_loss": round(game.loss / game.taps, 4),
+        "hard_taps": game.hard + game.subtle,
+        "clear_taps": game.clear,
     }
 
 
@@ -30,6 +32,13 @@ def record_view(username: str | None, record: FairPlayRecord) -> dict[str, Any]:
         "accuracy": window.accuracy,
         "mean_loss": window.mean_loss,
         "engine_match": window.engine_match,
+        "hard_taps": window.hard_taps,
+        "hard_match": window.hard_match,
+        "clear_taps": window.clear_taps,
+        "clear_match": window.clear_match,
+        "expected_hard_match": window.expected,
+        "min_games": MIN_GAMES,
+        "min_hard_taps": MIN_HARD_TAPS,
         "z": window.z,
         "review_z": REVIEW_Z,
         "status": record.status,
