@@ -12,7 +12,7 @@
 // notification per game is shown at a time (a newer one of the same game replaces it).
 
 // shell:start (written by `make web-shell`)
-const VERSION = "ca4268020e3a7ee5";
+const VERSION = "d66aead8bee6677a";
 const SHELL = [
   "api.js",
   "app.js",
@@ -23,6 +23,10 @@ const SHELL = [
   "cognito.js",
   "dom.js",
   "favicon.ico",
+  "game-clock.js",
+  "game-controls.js",
+  "game-end.js",
+  "game-seats.js",
   "gamelist.js",
   "icon-192.png",
   "icon-512.png",
