@@ -12,8 +12,11 @@
 // notification per game is shown at a time (a newer one of the same game replaces it).
 
 // shell:start (written by `make web-shell`)
-const VERSION = "d66aead8bee6677a";
+const VERSION = "f0b53cd316d43c1a";
 const SHELL = [
+  "account-authenticator.js",
+  "account-push.js",
+  "account-sign-in.js",
   "api.js",
   "app.js",
   "apple-touch-icon.png",
