@@ -12,7 +12,7 @@
 // notification per game is shown at a time (a newer one of the same game replaces it).
 
 // shell:start (written by `make web-shell`)
-const VERSION = "f0b53cd316d43c1a";
+const VERSION = "b1fbdcddd70df870";
 const SHELL = [
   "account-authenticator.js",
   "account-push.js",
