@@ -9,50 +9,71 @@ import { cellLook, playable } from "./variants.js";
 const PINCH_IN = 1.25;
 const PINCH_OUT = 0.8;
 
+/** A board for the game screen or a replay: `armable()` says whether a cell may be armed now,
+ * `onArm(cell or null)` hears arming, `onCommit()` hears Enter on the armed cell. */
 export function createBoard({ armable = () => false, onArm = () => {}, onCommit = () => {}, announce }) {
-  const grid = h("div", { class: "board", role: "grid", "aria-label": "Board" });
-  const wrap = h("div", { class: "board-wrap" }, grid);
-  let cells = [];
-  let width = 0;
-  let height = 0;
-  let armed = null; // [row, col]
-  let focus = [0, 0];
-  let square = null; // the cells a bomb would open: a function (row, col) -> [[r, c], ...]
-  let zoomed = false;
+  return new Board({ armable, onArm, onCommit, announce });
+}
 
-  function cell(row, col) {
-    return cells[row] && cells[row][col];
+class Board {
+  constructor(callbacks) {
+    this.callbacks = callbacks;
+    this.grid = h("div", { class: "board", role: "grid", "aria-label": "Board" });
+    this.element = h("div", { class: "board-wrap" }, this.grid);
+    this.cells = [];
+    this.width = 0;
+    this.height = 0;
+    this.armedCell = null; // [row, col]
+    this.focus = [0, 0];
+    this.square = null; // the cells a bomb would open: a function (row, col) -> [[r, c], ...]
+    this.zoomedIn = false;
+    this.zoomListeners = new Set();
+    this.grid.addEventListener("click", (event) => this.onClick(event));
+    this.grid.addEventListener("keydown", (event) => this.onKey(event));
+    listenForPinch(this);
   }
 
-  function build(w, hgt) {
-    width = w; height = hgt;
-    grid.style.setProperty("--cols", w);
-    cells = [];
+  get armed() { return this.armedCell; }
+
+  get zoomed() { return this.zoomedIn; }
+
+  cell(row, col) {
+    return this.cells[row] && this.cells[row][col];
+  }
+
+  build(w, hgt) {
+    this.width = w;
+    this.height = hgt;
+    this.grid.style.setProperty("--cols", w);
+    this.cells = [];
     const rows = [];
     for (let r = 0; r < hgt; r += 1) {
       const line = [];
       for (let c = 0; c < w; c += 1) {
-        line.push(h("div", { role: "gridcell", class: "cell covered", tabindex: r === 0 && c === 0 ? "0" : "-1", "data-row": r, "data-col": c, "aria-selected": "false" }));
+        line.push(h("div", {
+          role: "gridcell", class: "cell covered", tabindex: r === 0 && c === 0 ? "0" : "-1",
+          "data-row": r, "data-col": c, "aria-selected": "false",
+        }));
       }
-      cells.push(line);
+      this.cells.push(line);
       rows.push(h("div", { role: "row", class: "board-row" }, line));
     }
-    grid.replaceChildren(...rows);
-    focus = [0, 0];
-    armed = null;
+    this.grid.replaceChildren(...rows);
+    this.focus = [0, 0];
+    this.armedCell = null;
   }
 
   /** Draw `board` (the Game's strings). Options: nameOf(seat), field (laid-open strings),
    * last (Set of "r,c" the last move touched). */
-  function render(board, { nameOf, field = null, last = new Set() }) {
+  render(board, { nameOf, field = null, last = new Set() }) {
     const hgt = board.length;
     const w = hgt ? board[0].length : 0;
-    if (w !== width || hgt !== height) build(w, hgt);
+    if (w !== this.width || hgt !== this.height) this.build(w, hgt);
     for (let r = 0; r < hgt; r += 1) {
       for (let c = 0; c < w; c += 1) {
         const ch = board[r][c];
         const look = cellLook(ch, nameOf, field ? field[r][c] : null);
-        const node = cells[r][c];
+        const node = this.cells[r][c];
         const isLast = last.has(`${r},${c}`);
         node.className = `cell ${look.cls}${isLast ? " last" : ""}`;
         node.dataset.ch = ch;
@@ -60,86 +81,113 @@ export function createBoard({ armable = () => false, onArm = () => {}, onCommit 
         node.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}, ${look.label}${isLast ? ", last move" : ""}`);
       }
     }
-    if (armed && !playable(board[armed[0]][armed[1]])) disarm();
-    else paintArm();
+    const armed = this.armedCell;
+    if (armed && !playable(board[armed[0]][armed[1]])) this.disarm();
+    else this.paintArm();
   }
 
-  function paintArm() {
-    for (const node of grid.querySelectorAll('[aria-selected="true"], .in-square')) {
+  paintArm() {
+    for (const node of this.grid.querySelectorAll('[aria-selected="true"], .in-square')) {
       node.setAttribute("aria-selected", "false");
       node.classList.remove("in-square");
     }
+    const armed = this.armedCell;
     if (!armed) return;
-    const node = cell(armed[0], armed[1]);
-    node.setAttribute("aria-selected", "true");
-    if (square) for (const [r, c] of square(armed[0], armed[1])) cell(r, c).classList.add("in-square");
+    this.cell(armed[0], armed[1]).setAttribute("aria-selected", "true");
+    if (this.square) for (const [r, c] of this.square(armed[0], armed[1])) this.cell(r, c).classList.add("in-square");
   }
 
-  function arm(row, col) {
-    const node = cell(row, col);
-    if (!node || !armable() || !playable(node.dataset.ch)) return false;
-    armed = [row, col];
-    paintArm();
-    announce(`Armed: row ${row + 1}, column ${col + 1}`);
-    onArm(armed);
+  arm(row, col) {
+    const node = this.cell(row, col);
+    if (!node || !this.callbacks.armable() || !playable(node.dataset.ch)) return false;
+    this.armedCell = [row, col];
+    this.paintArm();
+    this.callbacks.announce(`Armed: row ${row + 1}, column ${col + 1}`);
+    this.callbacks.onArm(this.armedCell);
     return true;
   }
 
-  function disarm() {
-    if (!armed) return;
-    armed = null;
-    paintArm();
-    onArm(null);
+  disarm() {
+    if (!this.armedCell) return;
+    this.armedCell = null;
+    this.paintArm();
+    this.callbacks.onArm(null);
   }
 
-  function moveFocus(row, col, { scroll = true } = {}) {
-    const r = Math.max(0, Math.min(height - 1, row));
-    const c = Math.max(0, Math.min(width - 1, col));
-    const before = cell(focus[0], focus[1]);
+  setSquare(fn) {
+    this.square = fn;
+    this.paintArm();
+  }
+
+  moveFocus(row, col, { scroll = true } = {}) {
+    const r = Math.max(0, Math.min(this.height - 1, row));
+    const c = Math.max(0, Math.min(this.width - 1, col));
+    const before = this.cell(this.focus[0], this.focus[1]);
     if (before) before.tabIndex = -1;
-    focus = [r, c];
-    const node = cell(r, c);
+    this.focus = [r, c];
+    const node = this.cell(r, c);
     node.tabIndex = 0;
     node.focus({ preventScroll: !scroll });
-    if (scroll && zoomed) node.scrollIntoView({ block: "nearest", inline: "nearest" });
+    if (scroll && this.zoomedIn) node.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
-  grid.addEventListener("click", (event) => {
+  onClick(event) {
     const node = event.target.closest('[role="gridcell"]');
     if (!node) return;
     const row = Number(node.dataset.row);
     const col = Number(node.dataset.col);
-    moveFocus(row, col, { scroll: false });
-    arm(row, col);
-  });
+    this.moveFocus(row, col, { scroll: false });
+    this.arm(row, col);
+  }
 
-  grid.addEventListener("keydown", (event) => {
+  /** Arrows move, Home and End go to the ends of a row, Space arms, Enter commits (arming
+   * first when nothing is armed), Escape disarms. */
+  onKey(event) {
     const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const [row, col] = this.focus;
     if (event.key in steps) {
       event.preventDefault();
       const [dr, dc] = steps[event.key];
-      moveFocus(focus[0] + dr, focus[1] + dc);
+      this.moveFocus(row + dr, col + dc);
     } else if (event.key === "Home" || event.key === "End") {
       event.preventDefault();
-      moveFocus(focus[0], event.key === "Home" ? 0 : width - 1);
+      this.moveFocus(row, event.key === "Home" ? 0 : this.width - 1);
     } else if (event.key === " " || event.key === "Spacebar") {
       event.preventDefault();
-      arm(focus[0], focus[1]);
+      this.arm(row, col);
     } else if (event.key === "Enter") {
       event.preventDefault();
-      if (!armed || armed[0] !== focus[0] || armed[1] !== focus[1]) {
-        if (!armed) arm(focus[0], focus[1]);
-        else onCommit();
-      } else onCommit();
+      if (!this.armedCell) this.arm(row, col);
+      else this.callbacks.onCommit();
     } else if (event.key === "Escape") {
-      disarm();
+      this.disarm();
     }
-  });
+  }
 
-  // Pinch: two pointers moving apart zoom in, together zoom out (the page itself does not zoom
-  // over the board: touch-action lets the browser pan only).
+  setZoom(on) {
+    this.zoomedIn = Boolean(on);
+    this.element.classList.toggle("zoomed", this.zoomedIn);
+    for (const fn of this.zoomListeners) fn(this.zoomedIn);
+    const target = this.armedCell || this.focus;
+    const node = this.cell(target[0], target[1]);
+    if (this.zoomedIn && node) node.scrollIntoView({ block: "center", inline: "center" });
+  }
+
+  onZoom(fn) {
+    this.zoomListeners.add(fn);
+  }
+}
+
+/** Pinch: two pointers moving apart zoom in, together zoom out (the page itself does not zoom
+ * over the board: touch-action lets the browser pan only). */
+function listenForPinch(board) {
+  const wrap = board.element;
   const pointers = new Map();
   let pinchStart = 0;
+  const spread = () => {
+    const [[x1, y1], [x2, y2]] = [...pointers.values()];
+    return Math.hypot(x2 - x1, y2 - y1) || 1;
+  };
   wrap.addEventListener("pointerdown", (event) => {
     if (event.pointerType !== "touch") return;
     pointers.set(event.pointerId, [event.clientX, event.clientY]);
@@ -150,44 +198,22 @@ export function createBoard({ armable = () => false, onArm = () => {}, onCommit 
     pointers.set(event.pointerId, [event.clientX, event.clientY]);
     if (pointers.size !== 2 || !pinchStart) return;
     const ratio = spread() / pinchStart;
-    if (!zoomed && ratio > PINCH_IN) { setZoom(true); pinchStart = 0; }
-    else if (zoomed && ratio < PINCH_OUT) { setZoom(false); pinchStart = 0; }
+    if (!board.zoomed && ratio > PINCH_IN) { board.setZoom(true); pinchStart = 0; }
+    else if (board.zoomed && ratio < PINCH_OUT) { board.setZoom(false); pinchStart = 0; }
   });
   for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
-    wrap.addEventListener(type, (event) => { pointers.delete(event.pointerId); if (pointers.size < 2) pinchStart = 0; });
+    wrap.addEventListener(type, (event) => {
+      pointers.delete(event.pointerId);
+      if (pointers.size < 2) pinchStart = 0;
+    });
   }
-  function spread() {
-    const [[x1, y1], [x2, y2]] = [...pointers.values()];
-    return Math.hypot(x2 - x1, y2 - y1) || 1;
-  }
-
-  const zoomListeners = new Set();
-  function setZoom(on) {
-    zoomed = Boolean(on);
-    wrap.classList.toggle("zoomed", zoomed);
-    for (const fn of zoomListeners) fn(zoomed);
-    const target = armed || focus;
-    const node = cell(target[0], target[1]);
-    if (zoomed && node) node.scrollIntoView({ block: "center", inline: "center" });
-  }
-
-  return {
-    element: wrap,
-    grid,
-    render,
-    arm,
-    disarm,
-    get armed() { return armed; },
-    setSquare(fn) { square = fn; paintArm(); },
-    setZoom,
-    get zoomed() { return zoomed; },
-    onZoom(fn) { zoomListeners.add(fn); },
-  };
 }
 
 /** The "Zoom" toggle for a board. */
 export function zoomButton(board) {
-  const button = h("button", { type: "button", class: "zoom", "aria-pressed": "false", onclick: () => board.setZoom(!board.zoomed) }, "Zoom");
+  const button = h("button", {
+    type: "button", class: "zoom", "aria-pressed": "false", onclick: () => board.setZoom(!board.zoomed),
+  }, "Zoom");
   board.onZoom((on) => button.setAttribute("aria-pressed", String(on)));
   return button;
 }

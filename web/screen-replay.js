@@ -8,7 +8,7 @@ import { createBoard, boardAfter, touched } from "./board.js";
 import { variantOf } from "./variants.js";
 import { movesList, describe, chance } from "./moves.js";
 import { resultWords } from "./words.js";
-import { seatOf } from "./screen-game.js";
+import { seatOf } from "./game-seats.js";
 import { seatNames } from "./people.js";
 
 export async function show(view, gameId) {

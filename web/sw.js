@@ -12,8 +12,11 @@
 // notification per game is shown at a time (a newer one of the same game replaces it).
 
 // shell:start (written by `make web-shell`)
-const VERSION = "ca4268020e3a7ee5";
+const VERSION = "109efaee827bce84";
 const SHELL = [
+  "account-authenticator.js",
+  "account-push.js",
+  "account-sign-in.js",
   "api.js",
   "app.js",
   "apple-touch-icon.png",
@@ -23,6 +26,10 @@ const SHELL = [
   "cognito.js",
   "dom.js",
   "favicon.ico",
+  "game-clock.js",
+  "game-controls.js",
+  "game-end.js",
+  "game-seats.js",
   "gamelist.js",
   "icon-192.png",
   "icon-512.png",
