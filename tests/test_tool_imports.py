@@ -2,8 +2,9 @@
 parses them), and the check is proven to catch a planted violation.
 
 The order, from the bottom: ``template`` (template.yaml as data), ``lockfiles`` (the files
-exported from uv.lock) and ``webshell`` (the service worker's list of web/), ``openapi`` (the
-generator), ``local`` (the emulator, which serves the generated document), ``testing`` (what
+exported from uv.lock), ``webshell`` (the service worker's list of web/) and ``webshape`` (the
+web client's shape rule), ``openapi`` (the generator), ``local`` (the emulator, which serves
+the generated document), ``testing`` (what
 the tests and benchmarks share to act as a client), then ``benchmarks`` and ``cli`` side by
 side (neither imports the other). A package imports only packages below it: the emulator never
 reaches for the test client, the product's command never imports ``testing`` or
@@ -21,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "src/mineduel"
 ORDER: list[set[str]] = [
-    {"template", "lockfiles", "webshell"},
+    {"template", "lockfiles", "webshell", "webshape"},
     {"openapi"},
     {"local"},
     {"testing"},
