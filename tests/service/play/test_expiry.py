@@ -506,3 +506,19 @@ def test_a_turn_loses_its_schedule_when_the_other_person_leaves(served_api: Api)
     ended = _stored(game_id)
     assert ended.status == "finished" and ended.state.result is not None
     assert (ended.state.result.reason, ended.state.result.winner) == ("timeout", 2)
+
+
+def test_a_keyed_late_commit_keeps_its_refusal_for_a_retry(served_api: Api) -> None:
+    """A refused request's key is an item of its own (nothing of it is in the log): a retry
+    with the same key gets the same refusal, and plays nothing."""
+    api = served_api
+    (token, _bob), game = api.people_game("keyed-alice", "keyed-bob", move_deadline_s=DEADLINE_S)
+    game_id = game["game_id"]
+    clock.advance(DEADLINE_S)
+    key = {"Idempotency-Key": "late-1"}
+    late = api.commit(token, game_id, 3, 3, 0, headers=key)
+    assert (late.status, late.error_code) == (409, "deadline-passed")
+    retry = api.commit(token, game_id, 3, 3, 0, headers=key)
+    assert (retry.status, retry.error_code) == (409, "deadline-passed")
+    assert retry.body == late.body
+    assert _game(api, game_id)["board"] == game["board"]
