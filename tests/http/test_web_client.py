@@ -1166,7 +1166,7 @@ def test_the_manifest_is_valid_and_chromium_finds_the_app_installable(
     expect(install).to_be_visible(timeout=WAIT_MS)
     axe_clean(page, "home, with the install button")
     install.click()
-    expect(install).to_be_hidden()
+    expect(install).to_be_hidden(timeout=WAIT_MS)
     watch.assert_clean()
 
 
@@ -1244,10 +1244,10 @@ def test_the_shell_opens_offline_with_the_last_games_and_refuses_to_commit(
     context.set_offline(False)
     expect(offline_line).to_be_hidden(timeout=WAIT_MS)
     watch.allow = OFFLINE_NOISE
-    expect(refusal).to_be_hidden()
+    expect(refusal).to_be_hidden(timeout=WAIT_MS)
     expect(cell).to_have_attribute("aria-selected", "true")
-    expect(commit).to_be_enabled()
-    commit.click()
+    expect(commit).to_be_enabled(timeout=WAIT_MS)
+    commit.click(timeout=WAIT_MS * 2)
     wait_moved(page, 0)
     assert [r.url for r in sent] == [f"{stack.url}/v1/games/{game_id}/moves"]
     watch.assert_clean()
