@@ -236,15 +236,7 @@ def first_answer_in_log(
     Its fingerprint is the part a log item keeps (``FINGERPRINT_KEPT``)."""
     mark = key_mark(player_id, key_hash)
     fingerprint, last = "", after
-    for item in dynamo.query(
-        "pk = :pk AND sk BETWEEN :from AND :to",
-        {
-            ":pk": {"S": keys.game_partition(game_id)},
-            ":from": {"S": keys.move_sort_key(after + 1)},
-            ":to": {"S": keys.MOVES_END},
-        },
-        consistent=True,
-    ):
+    for item in _log_items(game_id, after, consistent=True):
         first = int((item.get("first") or item["n"])["N"])
         if item.get("key", {}).get("S") != mark or first != last + 1:
             break
@@ -305,7 +297,19 @@ def list_moves(
     Log items are keyed by their last move, so the first item found may also hold moves up to
     ``after``: those are left out."""
     moves: list[dict[str, Any]] = []
-    for item in dynamo.query(
+    for item in _log_items(game_id, after, consistent=consistent):
+        if until is not None and int((item.get("first") or item["n"])["N"]) > until:
+            return moves
+        moves.extend(
+            m for m in moves_of(item) if m["n"] > after and (until is None or m["n"] <= until)
+        )
+    return moves
+
+
+def _log_items(game_id: str, after: int, *, consistent: bool) -> Iterator[dict[str, Any]]:
+    """The game's log items that may hold a move numbered above ``after``, oldest first
+    (items are keyed by their last move), lazily: a caller that stops early reads no more."""
+    return dynamo.query(
         "pk = :pk AND sk BETWEEN :from AND :to",
         {
             ":pk": {"S": keys.game_partition(game_id)},
@@ -313,13 +317,7 @@ def list_moves(
             ":to": {"S": keys.MOVES_END},
         },
         consistent=consistent,
-    ):
-        if until is not None and int((item.get("first") or item["n"])["N"]) > until:
-            return moves
-        moves.extend(
-            m for m in moves_of(item) if m["n"] > after and (until is None or m["n"] <= until)
-        )
-    return moves
+    )
 
 
 # ---------------------------------------------------------------------------- writing a game
