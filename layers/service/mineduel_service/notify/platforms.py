@@ -12,17 +12,15 @@ says which credentials each platform takes.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..platform import aws
+from ..platform import aws, custom_resources
 from ..platform.observability import logger
 
 NONE_PREFIX = "none:"
 """The physical id of a platform application that was not made (no credentials)."""
 PLATFORMS = frozenset({"APNS", "APNS_SANDBOX", "GCM"})
-RESPONSE_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -73,41 +71,13 @@ def handle(event: dict[str, Any]) -> dict[str, Any]:
     """One custom resource request, answered at its ``ResponseURL``; the answer sent."""
     request_type = str(event.get("RequestType", ""))
     physical_id = event.get("PhysicalResourceId")
-    answer: dict[str, Any]
     try:
         done = apply(request_type, dict(event.get("ResourceProperties") or {}), physical_id)
-        answer = {
-            "Status": "SUCCESS",
-            "PhysicalResourceId": done.physical_id,
-            "Data": {"Arn": done.arn},
-        }
     except Exception as exc:
         logger.error("platform application not applied", extra={"error": type(exc).__name__})
-        answer = {
-            "Status": "FAILED",
-            "Reason": f"{type(exc).__name__}: see the function's log",
-            "PhysicalResourceId": physical_id or f"{NONE_PREFIX}failed",
-        }
-    answer = {
-        **answer,
-        "StackId": event.get("StackId"),
-        "RequestId": event.get("RequestId"),
-        "LogicalResourceId": event.get("LogicalResourceId"),
-    }
-    _respond(str(event["ResponseURL"]), answer)
-    return answer
-
-
-def _respond(url: str, answer: dict[str, Any]) -> None:
-    """PUT the answer to CloudFormation's presigned URL (an empty content type, as it asks)."""
-    import urllib3  # noqa: PLC0415
-
-    body = json.dumps(answer).encode("utf-8")
-    urllib3.request(
-        "PUT",
-        url,
-        body=body,
-        headers={"Content-Type": "", "Content-Length": str(len(body))},
-        timeout=RESPONSE_TIMEOUT_S,
-        retries=urllib3.Retry(total=3, backoff_factor=0.5),
-    )
+        return custom_resources.answer(
+            event,
+            physical_id=physical_id or f"{NONE_PREFIX}failed",
+            reason=f"{type(exc).__name__}: see the function's log",
+        )
+    return custom_resources.answer(event, physical_id=done.physical_id, data={"Arn": done.arn})
