@@ -3,12 +3,9 @@ one attempt a player, a table of accounts ranked by mines then fewer safe taps."
 
 from __future__ import annotations
 
-import contextlib
 import json
-import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,44 +17,13 @@ from mineduel_service.platform import clock
 from mineduel_service.platform.config import get_config
 
 from mineduel.testing.players import play_out
+from mineduel.testing.response_url import response_url
 
 if TYPE_CHECKING:
     from conftest import Api, Reply
 
 
 EVENTS = Path(__file__).resolve().parents[3] / "events"
-
-
-class _ResponseUrl:
-    """CloudFormation's side of a custom resource: the presigned URL it is answered at."""
-
-    def __init__(self) -> None:
-        self.answers: list[dict[str, Any]] = []
-        answers = self.answers
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_PUT(self) -> None:
-                answers.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:
-                return
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/answer?X-Amz-Signature=x"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
-@contextlib.contextmanager
-def response_url() -> Iterator[_ResponseUrl]:
-    found = _ResponseUrl()
-    try:
-        yield found
-    finally:
-        found.server.shutdown()
-        found.server.server_close()
 
 
 def travel_to(moment: datetime) -> None:

@@ -10,7 +10,6 @@ import json
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,8 @@ from mineduel_service.platform import dynamo, keys
 from mineduel_service.platform.config import get_config, reset_config
 
 from mineduel.testing.push_receiver import PushReceiver
+from mineduel.testing.response_url import ResponseUrl
+from mineduel.testing.response_url import response_url as served_response_url
 
 if TYPE_CHECKING:
     from conftest import Api
@@ -409,37 +410,13 @@ def test_a_public_key_never_written_is_unavailable_not_made_again(
 
 
 # ---------------------------------------------------------------------------- platforms
-class _ResponseUrl:
-    """CloudFormation's side of a custom resource: the presigned URL it is answered at."""
-
-    def __init__(self) -> None:
-        self.answers: list[dict[str, Any]] = []
-        answers = self.answers
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_PUT(self) -> None:
-                answers.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:
-                return
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/answer?X-Amz-Signature=x"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
-def response_url() -> Iterator[_ResponseUrl]:
-    found = _ResponseUrl()
-    yield found
-    found.server.shutdown()
-    found.server.server_close()
+def response_url() -> Iterator[ResponseUrl]:
+    with served_response_url() as found:
+        yield found
 
 
-def test_the_platform_applications_custom_resource(api: Api, response_url: _ResponseUrl) -> None:
+def test_the_platform_applications_custom_resource(api: Api, response_url: ResponseUrl) -> None:
     sample = json.loads((EVENTS / "push_platforms.json").read_text())
     sample["ResponseURL"] = response_url.url
     sns = boto3.client("sns", region_name=get_config().region)
