@@ -95,12 +95,19 @@ def test_a_multi_move_bot_reply_is_still_one_transaction(api: Api, calls: Counte
         # replies of any length once left no tap that kept the game running).
         cells = _stored_cells(game_id)
         safe = (divmod(c, 16) for c in range(256) if cells[c] == "." and not known.is_mine(c))
-        row, col = next(
-            cell
-            for cell in safe
-            if not (after := api.after(game_id, known, *cell))[0].finished
-            and 2 < len(after[1]) <= 5
+        found = next(
+            (
+                cell
+                for cell in safe
+                if not (after := api.after(game_id, known, *cell))[0].finished
+                and 2 < len(after[1]) <= 5
+            ),
+            None,
         )
+        if found is None and expected > 0:
+            break  # this field has no such tap left (seen once in CI): the replies so far held
+        assert found is not None, "no safe tap on this field is answered by a multi-move reply"
+        row, col = found
         calls.clear()
         reply = api.commit(token, game_id, row, col, expected)
         assert reply.status == 200
