@@ -10,6 +10,7 @@
 // player goes to another screen (never in the middle of one: an armed move stays armed).
 
 let deferred = null; // the browser's install prompt, kept until the player asks for it
+let asked = false; // the player has had the prompt on this page: the button does not come back
 let updated = false;
 
 export function start(button) {
@@ -29,13 +30,16 @@ export function start(button) {
   window.addEventListener("beforeinstallprompt", (event) => {
     event.preventDefault(); // offered by our button, when the player wants it
     deferred = event;
-    button.hidden = installed();
+    // Chromium offers a new prompt soon after one is dismissed; a player who said no just now
+    // is not asked again until the app is opened again.
+    button.hidden = asked || installed();
   });
   window.addEventListener("appinstalled", () => { deferred = null; button.hidden = true; });
   button.addEventListener("click", async () => {
     if (!deferred) return;
     const prompt = deferred;
     deferred = null;
+    asked = true;
     button.hidden = true;
     await prompt.prompt(); // a prompt is shown once; the browser offers a new one later
   });

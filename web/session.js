@@ -13,6 +13,7 @@ let base = "";
 let state = load();
 let timer = null;
 let refreshing = null;
+let renewing = null; // a new guest on its way (recover)
 const listeners = new Set();
 
 function load() {
@@ -112,7 +113,13 @@ export async function recover(sentToken) {
       return false;
     }
   }
-  await newGuest("Your guest session had ended, so you now play as a new guest.");
+  // One new guest for all the requests the old token failed at once (the socket's check and a
+  // screen's read): two would leave a game with the guest that was replaced.
+  if (!renewing) {
+    renewing = newGuest("Your guest session had ended, so you now play as a new guest.")
+      .finally(() => { renewing = null; });
+  }
+  await renewing;
   return true;
 }
 

@@ -2,6 +2,7 @@
 // changes. The socket reconnects with backoff, re-subscribes, and connects again with the new
 // token whenever the session changes; when it is down, screens poll (they read `live.open`).
 import * as session from "./session.js";
+import * as api from "./api.js";
 
 const PING_MS = 5 * 60 * 1000;
 let url = "";
@@ -67,12 +68,22 @@ async function connect() {
     announce();
     if (!opened) {
       failedHandshakes += 1;
-      // A refused handshake usually means a token the server no longer takes.
-      if (failedHandshakes === 2 && session.current()) await session.recover(session.current().token).catch(() => {});
+      if (failedHandshakes === 2 && session.current()) await askAboutToken();
     }
     retry = Math.min(retry + 1, 6);
     setTimeout(() => { if (socket === mine) connect(); }, 500 * 2 ** retry);
   };
+}
+
+/** Two handshakes failed: the token may be one the server no longer takes, or the network (a
+ * phone going through a tunnel) or the live channel may be down. The browser does not say
+ * which, so one read of the REST API does: its 401 replaces the token (api.js, session.js),
+ * anything else leaves the session alone. A guest must never become a new guest, and lose its
+ * games, because the connection dropped. */
+async function askAboutToken() {
+  try {
+    await api.request("GET", "/v1/me/games?status=active&limit=1");
+  } catch { /* offline, or a refusal that is not about the token: keep it */ }
 }
 
 /** Follow a game: `handler(message)` for its messages; returns the unfollow. */
