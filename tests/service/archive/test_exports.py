@@ -25,6 +25,7 @@ import boto3
 import pytest
 from mineduel_engine import Field, Settings, commitment, rules_for
 from mineduel_engine.bot import choose_action
+from mineduel_engine.chain import chained
 from mineduel_service.games import store
 from mineduel_service.games.player_items import finished_item
 from mineduel_service.games.record import GameRecord, Seat
@@ -96,10 +97,13 @@ def play(i: int, player_id: str, start: datetime) -> tuple[GameRecord, list[dict
         seed_hex=seed.hex(),
         ended_at=clock.iso(began + timedelta(minutes=len(moves))),
     )
-    log = [
-        {**move.to_record(), "at": clock.iso(began + timedelta(minutes=k))}
-        for k, move in enumerate(moves)
-    ]
+    log = chained(
+        record.commitment,
+        [
+            {**move.to_record(), "at": clock.iso(began + timedelta(minutes=k))}
+            for k, move in enumerate(moves)
+        ],
+    )
     return record, log
 
 
@@ -222,3 +226,30 @@ def test_bad_filters_are_refused(
 def test_nobody_is_404(served_module_api: Api) -> None:
     reply = served_module_api.call("GET", "/v1/players/nobody-here/games/export")
     assert (reply.status, reply.error_code) == (404, "player-not-found")
+
+
+def test_a_month_exported_before_the_chain_head_is_refused_until_it_is_exported_again(
+    served_module_api: Api, bulk: Bulk, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Documents written before they carried ``move_count`` and ``chain`` fail ``chain-head``:
+    a log cut short would look the same. The games are still in the table, so running the month
+    again (the function's ``{"month": ...}`` input) writes documents with the head, which pass."""
+    api = served_module_api
+    s3 = boto3.client("s3", region_name=get_config().region)
+    bucket, key = get_config().export_bucket, f"exports/games-{bulk.month}.ndjson.gz"
+    api.invoker.invoke("MonthlyExportFunction", {"month": bulk.month})
+    lines = gzip.decompress(s3.get_object(Bucket=bucket, Key=key)["Body"].read()).splitlines()
+    old = [json.loads(line) for line in lines]
+    for doc in old:
+        del doc["move_count"], doc["chain"]
+    text = "".join(json.dumps(doc) + "\n" for doc in old).encode()
+    s3.put_object(Bucket=bucket, Key=key, Body=gzip.compress(text), ContentEncoding="gzip")
+    url = api.call("GET", "/v1/exports").body["exports"][0]["url"]
+    capsys.readouterr()
+    assert mineduel(["verify", url]) == 1
+    assert f"0 verified, {GAMES} failed" in capsys.readouterr().out  # no move_count, no head
+
+    rebuilt = api.invoker.invoke("MonthlyExportFunction", {"month": bulk.month})["exported"]
+    assert rebuilt["games"] == GAMES
+    url = api.call("GET", "/v1/exports").body["exports"][0]["url"]
+    assert mineduel(["verify", url]) == 0

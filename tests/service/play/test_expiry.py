@@ -522,3 +522,29 @@ def test_a_keyed_late_commit_keeps_its_refusal_for_a_retry(served_api: Api) -> N
     assert (retry.status, retry.error_code) == (409, "deadline-passed")
     assert retry.body == late.body
     assert _game(api, game_id)["board"] == game["board"]
+
+
+def test_the_verification_document_lets_anybody_check_the_move_times(served_api: Api) -> None:
+    """The finished game's document names its ``move_deadline_s`` and dates every move, so the
+    verdict checks each move against its turn's deadline: the server's own log passes, and the
+    same log with a move dated after its deadline fails on its own."""
+    from mineduel_engine.verify import verify_document  # noqa: PLC0415
+
+    api = served_api
+    (alice, _bob), game = api.people_game("times-alice", "times-bob", move_deadline_s=DEADLINE_S)
+    game_id = game["game_id"]
+    field = api.field(game_id)
+    mines = [divmod(cell, field.width) for cell in sorted(field.mines)[:2]]
+    for n, (row, col) in enumerate(mines):
+        clock.advance(30)
+        assert api.commit(alice, game_id, row, col, n).status == 200  # a mine: alice goes on
+    clock.advance(DEADLINE_S + 1)
+    assert api.expire(_schedule_input(game_id, 2)) == "timed-out"
+    doc = api.call("GET", f"/v1/games/{game_id}/verify").body
+    assert doc["status"] == "finished" and doc["move_deadline_s"] == DEADLINE_S
+    assert [m["action"] for m in doc["moves"]] == ["tap", "tap", "timeout"]
+    assert doc["verdict"] == {"checked": True, "ok": True, "problems": []}
+    late = json.loads(json.dumps(doc))
+    late["moves"][1]["at"] = late["moves"][2]["at"]  # the second mine, dated at the timeout
+    verdict = verify_document(late)
+    assert not verdict.ok and any("deadline" in p for p in verdict.problems), verdict

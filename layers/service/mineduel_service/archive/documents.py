@@ -25,7 +25,8 @@ def verification(game_id: str) -> dict[str, Any]:
 
 def document(record: GameRecord, moves: list[dict[str, Any]]) -> dict[str, Any]:
     """The Verification document of ``record`` with its move log: the seed only once finished
-    (a daily game's once its day is over), a daily game's field id and ``daily`` object."""
+    (a daily game's once its day is over), a daily game's field id and ``daily`` object, and the
+    game's ``move_deadline_s``, so that the verdict checks every move's time against it."""
     # The verifier is imported here, not with the module: it is a tenth of a cold import, and
     # the share page's and exports' functions load this module before they know they need it.
     from mineduel_engine.verify import build_document  # noqa: PLC0415
@@ -45,6 +46,7 @@ def document(record: GameRecord, moves: list[dict[str, Any]]) -> dict[str, Any]:
             {"player_id": seat.player_id, "name": seat.name, "kind": seat.kind}
             for seat in record.seats
         ],
+        move_deadline_s=record.move_deadline_s,
         field_id=record.field_id if record.daily else None,
         daily=daily_object(record),
     )
