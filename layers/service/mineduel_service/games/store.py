@@ -26,13 +26,14 @@ import hashlib
 import json
 import uuid
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from mineduel_engine import Move
 
 from ..platform import dynamo, keys
+from .errors import GameConflict
 from .record import GameRecord
 
 NO_TURN = -1
@@ -409,3 +410,11 @@ def pending_games(shard: str, limit: int = 100) -> Iterator[str]:
         limit=limit,
     ):
         yield keys.game_id_of(item)
+
+
+# ---------------------------------------------------------------------------- changing a game again
+def until_written(attempt: Callable[[], GameRecord], attempts: int) -> GameRecord:
+    """Run ``attempt`` (read the game, decide, write conditioned on what was read) again while
+    its write finds the game changed meanwhile, at most ``attempts`` times; then
+    ``GameConflict``. A refusal ``attempt`` raises goes through at once."""
+    return dynamo.read_modify_write(attempt, attempts, GameConflict)

@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..games.store import get_game
-from ..live.connections import player_connections
 from ..live.push import FanoutReport, put_bus_events, send
+from ..live.store import player_connections
 from ..notify import notices, outbox
 from ..platform import clock, keys
 from ..platform.observability import count, logger
