@@ -268,11 +268,11 @@ def _pair(mine: Seek, theirs: Seek, game: GameRecord, now: datetime) -> Seek:
     at = clock.iso(now)
     paired_mine = mine.evolve(status="paired", game_id=game.game_id, paired_at=at, answered=True)
     paired_theirs = theirs.evolve(status="paired", game_id=game.game_id, paired_at=at)
-    extra = [*store.closed(theirs, paired_theirs, now), *store.closed(mine, paired_mine, now)]
+    extra = store.pairing_ops(mine, paired_mine, theirs, paired_theirs, now)
     try:
         writes.persist(game, None, extra=extra)
     except WriteConflict as exc:
-        if exc.failed(-3) or exc.failed(-1):
+        if store.mine_refused(exc):
             raise _MineGone() from None
         raise _TheirsGone() from None
     follow_schedule(None, game)

@@ -294,6 +294,20 @@ def closed(seek: Seek, after: Seek, now: datetime) -> list[dict[str, Any]]:
     ]
 
 
+def pairing_ops(
+    mine: Seek, paired_mine: Seek, theirs: Seek, paired_theirs: Seek, now: datetime
+) -> list[dict[str, Any]]:
+    """The items that pair two open seeks, for the new game's own transaction (last in it):
+    theirs closed, then mine (``closed``)."""
+    return [*closed(theirs, paired_theirs, now), *closed(mine, paired_mine, now)]
+
+
+def mine_refused(conflict: dynamo.WriteConflict) -> bool:
+    """Whether a pairing's transaction (``pairing_ops`` last in it) failed on the seeker's own
+    seek (paired or cancelled meanwhile: its seek's put or its lock's delete), not the other's."""
+    return conflict.failed(-3) or conflict.failed(-1)
+
+
 def open_seek(seek: Seek) -> None:
     """Store a new open seek (``opened``, one transaction): ``SeekOpen`` when another seek of
     the player's holds the variant's lock, ``SeekConflict`` when a seek item raced it."""
