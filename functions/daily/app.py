@@ -9,6 +9,7 @@ from mineduel_service.api.http import Query, Response
 from mineduel_service.contract.daily import DailyOut, DailyTableOut
 from mineduel_service.daily import overview
 from mineduel_service.daily import table as day_table
+from mineduel_service.platform.pagination import MAX_LIMIT
 
 app = http.new_app()
 
@@ -37,9 +38,11 @@ def today() -> Response[DailyOut]:
     "/v1/daily/<date>/table",
     summary="A day's daily duel table",
     description=(
-        "One page (100 entries) of the day's ranking of accounts by mines found, then fewer "
-        "safe taps, with the day's commitment, its seed once the day is closed and the month "
-        "key once the month is over. 404 `day-not-found`; 422 `bad-date`; 400 `bad-cursor`."
+        "A page (`limit` entries, 100 unless asked) of the day's ranking of accounts by mines "
+        "found, then fewer safe taps, with the day's commitment, its seed once the day is "
+        "closed and the month key once the month is over; `next` is the cursor of the "
+        "following page (null on the last). 404 `day-not-found`; 422 `bad-date`; "
+        "400 `bad-cursor`."
     ),
     operation_id="getDailyTable",
     tags=["daily"],
@@ -53,9 +56,12 @@ def table(
         str | None,
         Query(max_length=2048, description="The `next` of the page before (opaque)."),
     ] = None,
+    limit: Annotated[
+        int, Query(ge=1, le=MAX_LIMIT, description="Entries in the page (1 to 100).")
+    ] = day_table.DEFAULT_LIMIT,
 ) -> Response[DailyTableOut]:
     """200 with a page of the table; 404 ``day-not-found``; 422 ``bad-date``."""
-    return http.json_response(200, day_table.table(date, cursor))
+    return http.json_response(200, day_table.table(date, cursor, limit))
 
 
 lambda_handler = http.lambda_handler_for(app)

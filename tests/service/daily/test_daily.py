@@ -13,7 +13,8 @@ import boto3
 from mineduel_engine import verify_document
 from mineduel_engine.daily import day_seed
 from mineduel_engine.fairness import commitment
-from mineduel_service.platform import clock
+from mineduel_service.daily.store import Play, save_play
+from mineduel_service.platform import clock, pagination
 from mineduel_service.platform.config import get_config
 
 from mineduel.testing.players import play_out
@@ -325,3 +326,62 @@ def test_the_deployment_prepares_the_days_ahead_and_a_new_day_never_waits(
     game = served_api.call("POST", "/v1/daily/play", token=served_api.guest())
     assert game.status == 201, game.body
     assert game.body["commitment"] == shown_tomorrow == commitment(expected_seed(after.isoformat()))
+
+
+def test_the_table_pages_with_limit_and_every_row_comes_once(served_api: Api) -> None:
+    """More ranked attempts than a stored page of the table (100 entries): any ``limit`` walks
+    the whole ranking once, across the stored pages' seams, in the order one full read gives."""
+    day = month_end(11) - timedelta(days=3)
+    travel_to(at(day, 10))
+    name = day.isoformat()
+    housekeeping(served_api)  # the day is prepared
+    started = clock.iso(clock.now())
+    for n in range(230):  # ties on purpose: equal mines and safe taps share a rank
+        save_play(
+            Play(
+                name,
+                f"p{n:03d}",
+                f"g{n:03d}",
+                f"player {n:03d}",
+                True,
+                started,
+                mines=n % 17,
+                safe_taps=n % 5,
+                ended_at=started,
+            )
+        )
+    save_play(Play(name, "guest", "g-guest", "a guest", False, started, 9, 1, started))
+    housekeeping(served_api)  # the table is rebuilt from the attempts
+
+    def walk(limit: int | None) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            query = {"cursor": cursor} if cursor else {}
+            if limit is not None:
+                query["limit"] = str(limit)
+            reply = served_api.call("GET", f"/v1/daily/{name}/table", query=query)
+            assert reply.status == 200, reply.body
+            page = reply.body
+            assert page["ranked"] == 230 and page["players"] == 231
+            assert len(page["entries"]) <= (limit or 100)
+            rows.extend(page["entries"])
+            cursor = page["next"]
+            if cursor is None:
+                return rows
+
+    whole = walk(None)  # the default: pages of 100, as the table is stored
+    assert len(whole) == 230 and len({row["name"] for row in whole}) == 230
+    assert "a guest" not in {row["name"] for row in whole}
+    order = [(-row["mines"], row["safe_taps"]) for row in whole]
+    assert order == sorted(order) and whole[0]["rank"] == 1
+    for limit in (1, 7, 99, 100):
+        assert walk(limit) == whole, limit
+    assert served_api.call("GET", f"/v1/daily/{name}/table", query={"limit": "101"}).status == 422
+    # A cursor given out before pages had a limit (a stored page's number) still reads on.
+    old = pagination.encode(f"daily-{name}", {"page": 1})
+    reply = served_api.call("GET", f"/v1/daily/{name}/table", query={"cursor": old})
+    assert reply.body["entries"] == whole[100:200] and reply.body["next"] is not None
+    stranger = pagination.encode(f"daily-{name}", {"at": "ten"})
+    refused = served_api.call("GET", f"/v1/daily/{name}/table", query={"cursor": stranger})
+    assert (refused.status, refused.error_code) == (400, "bad-cursor")

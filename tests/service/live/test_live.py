@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from mineduel_service.games import store, watchers
-from mineduel_service.live import connections, listeners
+from mineduel_service.live import listeners
+from mineduel_service.live import store as connections
 from mineduel_service.platform import clock
 from mineduel_service.platform.config import get_config
 from websockets.exceptions import InvalidStatus

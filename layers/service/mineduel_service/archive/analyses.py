@@ -15,7 +15,8 @@ from typing import Any
 from ..games.current import existing
 from ..games.errors import GameNotFinished
 from .errors import DayNotOver
-from .stored_analyses import stored_analysis, stored_or_computed
+from .store import stored_analysis
+from .stored_analyses import stored_or_computed
 
 __all__ = ["game_analysis", "stored_analysis", "stored_or_computed"]
 

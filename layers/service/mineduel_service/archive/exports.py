@@ -27,7 +27,6 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from heapq import merge
 from itertools import islice
 from typing import Any
 
@@ -37,10 +36,18 @@ from ..daily.store import get_month, month_of, next_month
 from ..games import store
 from ..games.record import GameRecord
 from ..people.profiles import player_by_name
-from ..platform import aws, clock, dynamo, keys, pagination
+from ..platform import aws, clock, pagination
 from ..platform.config import get_config
 from .documents import document
 from .errors import BadRated, BadSince, BadUntil, BadVariant
+from .store import (
+    FinishedItem,
+    export_listed,
+    finished_history,
+    finished_ids,
+    list_export,
+    listed_exports,
+)
 
 CONTENT_TYPE = "application/x-ndjson; charset=utf-8"
 DEFAULT_PAGE_GAMES = 50
@@ -156,7 +163,7 @@ def player_export(
             if len(lines) >= limit:
                 more = True
                 break
-            doc = built.get(item["game_id"]["S"])
+            doc = built.get(item.game_id)
             if doc is not None:
                 text = line(doc)
                 weight = len(text.encode("utf-8"))
@@ -165,7 +172,7 @@ def player_export(
                     break
                 lines.append(text)
                 size += weight
-            last = {"pk": item["pk"], "sk": item["sk"]}
+            last = item.key
         if len(lines) >= limit and not more:
             more = next(items, None) is not None
     position = pagination.key_position(last) if more and last is not None else None
@@ -176,43 +183,27 @@ def player_export(
     )
 
 
-def _ids(items: list[dict[str, Any]]) -> list[str]:
-    return [item["game_id"]["S"] for item in items]
+def _ids(items: list[FinishedItem]) -> list[str]:
+    return [item.game_id for item in items]
 
 
 def _history(
     player_id: str, wanted: Filters, start: dict[str, Any] | None
-) -> Iterator[dict[str, Any]]:
-    """The player's finished-game items in the time range, newest first, filtered (lazily: a
+) -> Iterator[FinishedItem]:
+    """The player's finished games in the time range, newest first, filtered (lazily: a
     ``Query`` page of up to ``MAX_PAGE_GAMES`` only when the one before is used up)."""
-    low = f"{keys.FINISHED_SK}{wanted.since or ''}"
-    high = f"{keys.FINISHED_SK}{wanted.until}" if wanted.until else f"{keys.FINISHED_SK}~"
-    names: dict[str, str] = {}
-    values: dict[str, Any] = {
-        ":pk": {"S": keys.player_partition(player_id)},
-        ":low": {"S": low},
-        ":high": {"S": high},
-    }
-    tests = []
-    if wanted.variant is not None:
-        names["#variant"] = "variant"
-        values[":variant"] = {"S": wanted.variant}
-        tests.append("#variant = :variant")
-    if wanted.rated is not None:
-        values[":rated"] = {"BOOL": wanted.rated}
-        tests.append("rated = :rated")
-    return dynamo.query(
-        "pk = :pk AND sk BETWEEN :low AND :high",
-        values,
-        newest_first=True,
-        limit=MAX_PAGE_GAMES,
+    return finished_history(
+        player_id,
+        since=wanted.since,
+        until=wanted.until,
+        variant=wanted.variant,
+        rated=wanted.rated,
         start=start,
-        filter_=" AND ".join(tests) if tests else None,
-        names=names or None,
+        page=MAX_PAGE_GAMES,
     )
 
 
-def _records(items: list[dict[str, Any]]) -> list[GameRecord]:
+def _records(items: list[FinishedItem]) -> list[GameRecord]:
     return list(store.get_games(_ids(items)).values())
 
 
@@ -220,20 +211,6 @@ def _records(items: list[dict[str, Any]]) -> list[GameRecord]:
 def object_key(month: str) -> str:
     """Where a month's export lives in the bucket."""
     return f"{EXPORT_PREFIX}games-{month}.ndjson.gz"
-
-
-def finished_ids(month: str) -> Iterator[str]:
-    """Every game that ended in ``month``, oldest first (the ``finished`` index, all shards)."""
-    shards = [_shard(partition) for partition in keys.finished_shards(month)]
-    for _, game_id in merge(*shards):
-        yield game_id
-
-
-def _shard(partition: str) -> Iterator[tuple[str, str]]:
-    for item in dynamo.query(
-        "fin_shard = :shard", {":shard": {"S": partition}}, index=keys.FINISHED_INDEX
-    ):
-        yield item["fin_at"]["S"], keys.game_id_of(item)
 
 
 def _month_records(month: str) -> Iterator[GameRecord]:
@@ -282,13 +259,7 @@ def build_month(month: str) -> dict[str, Any]:
         "sha256": digest.hexdigest(),
         "created_at": clock.iso(clock.now()),
     }
-    dynamo.put(
-        {
-            **keys.monthly_export(month),
-            "key": {"S": object_key(month)},
-            "entry": {"S": json.dumps(entry, separators=(",", ":"))},
-        }
-    )
+    list_export(month, object_key(month), entry)
     return entry
 
 
@@ -298,7 +269,7 @@ def due_month(now: datetime) -> str | None:
     month = month_of((now.replace(day=1) - timedelta(days=1)).date().isoformat())
     if next_month(month) != month_of(now.date().isoformat()):  # pragma: no cover
         return None
-    if dynamo.get(keys.monthly_export(month)) is not None:
+    if export_listed(month):
         return None
     daily = get_month(month)
     if daily is not None and daily.key_hex is None:
@@ -318,14 +289,12 @@ def monthly(event: dict[str, Any]) -> dict[str, Any]:
 def listing() -> dict[str, Any]:
     """``GET /v1/exports``: every month exported, newest first, each with a link valid for
     ``LINK_TTL_S`` seconds."""
-    items, _ = dynamo.query_page("pk = :pk", {":pk": {"S": keys.EXPORTS_PK}}, newest_first=True)
     now = clock.now()
     months = []
-    for item in items:
-        entry = json.loads(item["entry"]["S"])
+    for key, entry in listed_exports():
         url = aws.s3().generate_presigned_url(
             "get_object",
-            Params={"Bucket": get_config().export_bucket, "Key": item["key"]["S"]},
+            Params={"Bucket": get_config().export_bucket, "Key": key},
             ExpiresIn=LINK_TTL_S,
         )
         months.append(

@@ -19,11 +19,25 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..games import store, writes
-from ..platform import clock, dynamo, keys
+from ..platform import clock
 from ..platform.clock import day_over, day_start
+from ..platform.dynamo import WriteConflict
 from ..platform.observability import count, logger
 from .seeds import checked_seed, ensure_day, ensure_month, month_key
-from .store import Day, Play, get_day, get_month, month_of, month_over, next_day, next_month, today
+from .store import (
+    Day,
+    Play,
+    close_day_item,
+    get_day,
+    get_month,
+    month_of,
+    month_over,
+    next_day,
+    next_month,
+    publish_month_key,
+    read_together,
+    today,
+)
 from .table import rebuild_table
 
 LOOKBACK_DAYS = 7
@@ -90,15 +104,11 @@ def close_day(the_day: Day, plays: list[Play]) -> bool:
         after = record.evolve(seed_hex=seed.hex(), version=record.version + 1)
         try:
             writes.persist(after, record)
-        except dynamo.WriteConflict:
+        except WriteConflict:
             logger.warning("daily seed not published yet", extra={"game_id": game_id})
             return False
     rebuild_table(day, reveal=True)
-    dynamo.update(
-        keys.daily_day(day),
-        "SET seed = :seed, closed_at = :at",
-        values={":seed": {"S": seed.hex()}, ":at": {"S": clock.iso(clock.now())}},
-    )
+    close_day_item(day, seed.hex(), clock.iso(clock.now()))
     count("DailyDaysClosed")
     return True
 
@@ -116,14 +126,7 @@ def publish_month(month: str, now: datetime) -> bool:
     while month_of(current.date().isoformat()) == month:
         days.append(current.date().isoformat())
         current += timedelta(days=1)
-    items = dynamo.batch_get([keys.daily_day(d) for d in days])
-    if any("closed_at" not in item for item in items):
+    if any(d.closed_at is None for d in read_together(days=days).days.values()):
         return False
-    key = month_key(found)
-    dynamo.update(
-        keys.daily_month(month),
-        "SET #key = :key, published_at = :at",
-        names={"#key": "key"},
-        values={":key": {"S": key.hex()}, ":at": {"S": clock.iso(now)}},
-    )
+    publish_month_key(month, month_key(found).hex(), clock.iso(now))
     return True

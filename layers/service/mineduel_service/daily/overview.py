@@ -7,18 +7,8 @@ from typing import Any
 
 from ..games import store
 from ..games.views import game_summary
-from ..platform import auth, clock, dynamo, keys
-from .store import (
-    day_end,
-    month_of,
-    next_day,
-    next_month,
-    parse_day,
-    parse_month,
-    parse_play,
-    previous_day,
-    today,
-)
+from ..platform import auth, clock
+from .store import day_end, month_of, next_day, next_month, previous_day, read_together, today
 
 
 def overview(caller: auth.Caller | None) -> dict[str, Any]:
@@ -27,42 +17,28 @@ def overview(caller: auth.Caller | None) -> dict[str, Any]:
     now = clock.now()
     day = today(now)
     tomorrow, yesterday, month = next_day(day), previous_day(day), month_of(day)
-    wanted = [
-        keys.daily_day(day),
-        keys.daily_day(tomorrow),
-        keys.daily_month(month),
-        keys.daily_month(next_month(month)),
-        keys.daily_day(yesterday),
-    ]
-    if caller is not None:
-        wanted.append(keys.daily_play(day, caller.player_id))
-    found = {(i["pk"]["S"], i["sk"]["S"]): i for i in dynamo.batch_get(wanted)}
-
-    def item(key: dict[str, Any]) -> dict[str, Any] | None:
-        return found.get((key["pk"]["S"], key["sk"]["S"]))
-
-    the_day, the_month = item(keys.daily_day(day)), item(keys.daily_month(month))
-    after, later = item(keys.daily_day(tomorrow)), item(keys.daily_month(next_month(month)))
-    before = item(keys.daily_day(yesterday))
-    mine = item(keys.daily_play(day, caller.player_id)) if caller is not None else None
+    later_month = next_month(month)
+    found = read_together(
+        days=[day, tomorrow, yesterday],
+        months=[month, later_month],
+        plays=[(day, caller.player_id)] if caller is not None else [],
+    )
+    the_day, the_month = found.days.get(day), found.months.get(month)
+    after, later = found.days.get(tomorrow), found.months.get(later_month)
+    before = found.days.get(yesterday)
+    mine = found.plays.get((day, caller.player_id)) if caller is not None else None
     game = None
     if mine is not None:
-        record = store.get_game(parse_play(mine).game_id)
+        record = store.get_game(mine.game_id)
         game = game_summary(record, 0) if record is not None else None
     return {
         "date": day,
         "closes_at": day_end(day),
-        "commitment": parse_day(the_day).commitment if the_day else None,
+        "commitment": the_day.commitment if the_day else None,
         "month": month,
-        "month_commitment": parse_month(the_month).commitment if the_month else None,
-        "tomorrow": (
-            {"date": tomorrow, "commitment": parse_day(after).commitment} if after else None
-        ),
-        "next_month": (
-            {"month": next_month(month), "commitment": parse_month(later).commitment}
-            if later
-            else None
-        ),
+        "month_commitment": the_month.commitment if the_month else None,
+        "tomorrow": {"date": tomorrow, "commitment": after.commitment} if after else None,
+        "next_month": ({"month": later_month, "commitment": later.commitment} if later else None),
         "played": mine is not None,
         "game": game,
         "table": f"/v1/daily/{day}/table",

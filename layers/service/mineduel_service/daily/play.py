@@ -25,11 +25,12 @@ from ..games.deadlines import deadline_after
 from ..games.record import GameRecord, Seat
 from ..games.views import game_view
 from ..people.profiles import display_name
-from ..platform import auth, clock, crypto, dynamo
+from ..platform import auth, clock, crypto
+from ..platform.dynamo import WriteConflict
 from ..platform.observability import count, logger
 from .errors import DailyAlreadyPlayed, DailyNotReady
 from .seeds import checked_seed
-from .store import Play, day_end, get_day, get_play, play_item, today
+from .store import Play, day_end, get_day, get_play, new_play_op, today
 
 VARIANT = "mine-duel"
 BOT_LEVEL = "hard"
@@ -82,8 +83,8 @@ def play(caller: auth.Caller) -> dict[str, Any]:
     )
     attempt = Play(day, caller.player_id, game_id, name, caller.kind == "account", clock.iso(now))
     try:
-        writes.persist(record, None, extra=[dynamo.new_item_op(play_item(attempt))])
-    except dynamo.WriteConflict:
+        writes.persist(record, None, extra=[new_play_op(attempt)])
+    except WriteConflict:
         found = get_play(day, caller.player_id)
         raise _already_played(day, found.game_id if found else None) from None
     # No schedule: a daily game is one person against the bot, so nobody waits on its turns;

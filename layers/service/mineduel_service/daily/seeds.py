@@ -20,11 +20,11 @@ import secrets
 from mineduel_engine import commitment
 from mineduel_engine.daily import day_seed
 
-from ..platform import aws, clock, dynamo, keys
+from ..platform import aws, clock
 from ..platform.config import get_config
 from ..platform.observability import count
 from .errors import DailyKeyMismatch
-from .store import Day, Month, get_day, get_month, month_of
+from .store import Day, Month, get_day, get_month, month_of, put_new_day, put_new_month
 
 MONTH_CONTEXT = "daily_month"
 
@@ -57,13 +57,7 @@ def ensure_month(month: str) -> Month:
     )["CiphertextBlob"]
     made = Month(month, commitment(key), ciphertext, clock.iso(clock.now()))
     del key
-    item = {
-        **keys.daily_month(month),
-        "commitment": {"S": made.commitment},
-        "key_ct": {"B": made.ciphertext},
-        "created_at": {"S": made.created_at},
-    }
-    if not dynamo.put_new(item):
+    if not put_new_month(made):
         again = get_month(month)
         if again is None:  # pragma: no cover  (a conflict means it exists)
             raise RuntimeError("the month's key item vanished")
@@ -80,12 +74,7 @@ def ensure_day(day: str) -> Day:
     seed = day_seed(month_key(ensure_month(month_of(day))), day)
     made = Day(day, commitment(seed), clock.iso(clock.now()))
     del seed
-    fresh = {
-        **keys.daily_day(day),
-        "commitment": {"S": made.commitment},
-        "published_at": {"S": made.published_at},
-    }
-    if not dynamo.put_new(fresh):
+    if not put_new_day(made):
         again = get_day(day)
         if again is None:  # pragma: no cover
             raise RuntimeError("the day's item vanished")

@@ -10,13 +10,15 @@ the day's table (docs/daily.md, docs/data-model.md).
 - ``DAILY#<YYYY-MM-DD>`` / ``TABLE#<page>``: the day's table, ranked, one page of entries.
 
 Light on purpose: the read paths (a Verification document names its month's commitment and key)
-import this without anything that needs KMS. Keys are built in ``platform.keys``.
+import this without anything that needs KMS. Keys are built in ``platform.keys``. This is the
+one module of ``daily`` that reads or writes the table: the others ask it, by what they do.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -167,6 +169,25 @@ def play_item(play: Play) -> dict[str, Any]:
     return item
 
 
+def month_item(month: Month) -> dict[str, Any]:
+    """The month's key item as first made (its key published later: ``publish_month_key``)."""
+    return {
+        **keys.daily_month(month.month),
+        "commitment": {"S": month.commitment},
+        "key_ct": {"B": month.ciphertext},
+        "created_at": {"S": month.created_at},
+    }
+
+
+def day_item(day: Day) -> dict[str, Any]:
+    """The day's item as first made: its commitment (the rest is added as the day goes)."""
+    return {
+        **keys.daily_day(day.day),
+        "commitment": {"S": day.commitment},
+        "published_at": {"S": day.published_at},
+    }
+
+
 def get_month(month: str) -> Month | None:
     """The month's key item, if made."""
     item = dynamo.get(keys.daily_month(month))
@@ -195,3 +216,117 @@ def plays_of(day: str) -> list[Play]:
             consistent=True,
         )
     ]
+
+
+@dataclass(frozen=True)
+class Found:
+    """What one ``BatchGetItem`` of daily items found (what is missing is simply absent)."""
+
+    days: dict[str, Day] = field(default_factory=dict)
+    months: dict[str, Month] = field(default_factory=dict)
+    plays: dict[tuple[str, str], Play] = field(default_factory=dict)
+    table: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    """Entries of the table pages asked for, by page."""
+
+
+def read_together(
+    *,
+    days: Iterable[str] = (),
+    months: Iterable[str] = (),
+    plays: Iterable[tuple[str, str]] = (),
+    table: tuple[str, Sequence[int]] | None = None,
+) -> Found:
+    """Days, months, attempts (day, player) and pages of one day's table, read in one
+    ``BatchGetItem`` (one call for up to 100 keys)."""
+    wanted: dict[tuple[str, str], tuple[str, Any]] = {}
+    asked: list[dict[str, Any]] = []
+
+    def want(key: dict[str, Any], kind: str, what: Any) -> None:
+        wanted[(key["pk"]["S"], key["sk"]["S"])] = (kind, what)
+        asked.append(key)
+
+    for d in days:
+        want(keys.daily_day(d), "day", d)
+    for m in months:
+        want(keys.daily_month(m), "month", m)
+    for d, player in plays:
+        want(keys.daily_play(d, player), "play", (d, player))
+    if table is not None:
+        for page in table[1]:
+            want(keys.daily_table(table[0], page), "table", page)
+    found = Found()
+    for item in dynamo.batch_get(asked):
+        kind, what = wanted[(item["pk"]["S"], item["sk"]["S"])]
+        if kind == "day":
+            found.days[what] = parse_day(item)
+        elif kind == "month":
+            found.months[what] = parse_month(item)
+        elif kind == "play":
+            found.plays[what] = parse_play(item)
+        else:
+            found.table[what] = json.loads(item["entries"]["S"])
+    return found
+
+
+def put_new_month(month: Month) -> bool:
+    """Store a month's key item unless it exists (False then: another run made it first)."""
+    return dynamo.put_new(month_item(month))
+
+
+def put_new_day(day: Day) -> bool:
+    """Store a day's item unless it exists (False then: another run made it first)."""
+    return dynamo.put_new(day_item(day))
+
+
+def new_play_op(play: Play) -> dict[str, Any]:
+    """The attempt's item for the game's own transaction, conditioned on not existing: one
+    attempt a player a day, whatever races."""
+    return dynamo.new_item_op(play_item(play))
+
+
+def save_play(play: Play) -> None:
+    """Rewrite an attempt (with its result noted)."""
+    dynamo.put(play_item(play))
+
+
+def save_table_page(day: str, page: int, entries: list[dict[str, Any]]) -> None:
+    """Write one page of the day's table."""
+    dynamo.put(
+        {
+            **keys.daily_table(day, page),
+            "entries": {"S": json.dumps(entries, separators=(",", ":"))},
+        }
+    )
+
+
+def note_table(day: str, *, pages: int, at: str, players: int, ranked: int) -> None:
+    """Note on the day's item how its table was last built (its pages written first)."""
+    dynamo.update(
+        keys.daily_day(day),
+        "SET table_pages = :pages, table_at = :at, players = :n, ranked = :r",
+        values={
+            ":pages": {"N": str(pages)},
+            ":at": {"S": at},
+            ":n": {"N": str(players)},
+            ":r": {"N": str(ranked)},
+        },
+    )
+
+
+def close_day_item(day: str, seed_hex: str, at: str) -> None:
+    """Publish an ended day's seed on its item: the day is closed."""
+    dynamo.update(
+        keys.daily_day(day),
+        "SET seed = :seed, closed_at = :at",
+        values={":seed": {"S": seed_hex}, ":at": {"S": at}},
+    )
+
+
+def publish_month_key(month: str, key_hex: str, at: str) -> None:
+    """Publish a month's key on its item (the month is over, each of its days closed)."""
+    dynamo.update(
+        keys.daily_month(month),
+        "SET #key = :key, published_at = :at",
+        names={"#key": "key"},
+        values={":key": {"S": key_hex}, ":at": {"S": at}},
+    )

@@ -3,22 +3,36 @@ who finished first (docs/daily.md).
 
 Housekeeping rebuilds it every five minutes (``rebuild_table``) and makes it final when the day
 closes, with the games' ids, which stay unlisted while the day runs so that nobody is pointed
-at a board of the day's field. ``GET /v1/daily/{date}/table`` reads one page of it (``table``).
+at a board of the day's field. It is stored in pages of ``TABLE_PAGE`` entries;
+``GET /v1/daily/{date}/table`` answers ``limit`` entries from a position (``table``), read from
+the one or two stored pages they fall in.
 """
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from mineduel_engine.daily import is_date
 
 from ..games import store
-from ..platform import clock, dynamo, keys, pagination
+from ..platform import clock, pagination
 from ..platform.clock import day_over, day_start
 from .errors import BadDate, DayNotFound
-from .store import TABLE_PAGE, Day, Play, month_of, parse_day, parse_month, play_item, plays_of
+from .store import (
+    TABLE_PAGE,
+    Day,
+    Play,
+    month_of,
+    note_table,
+    plays_of,
+    read_together,
+    save_play,
+    save_table_page,
+)
+
+DEFAULT_LIMIT = TABLE_PAGE
+"""Entries a page of ``GET /v1/daily/{date}/table`` when no ``limit`` is asked: a stored page."""
 
 
 def check_date(day: str) -> str:
@@ -32,26 +46,22 @@ def check_date(day: str) -> str:
     raise BadDate()
 
 
-def table(day: str, cursor: str | None) -> dict[str, Any]:
-    """``GET /v1/daily/{date}/table``: one page of the day's ranking (accounts only), with the
-    day's commitment, and its seed once the day is over and closed (one ``BatchGetItem``)."""
+def table(day: str, cursor: str | None, limit: int = DEFAULT_LIMIT) -> dict[str, Any]:
+    """``GET /v1/daily/{date}/table``: ``limit`` entries of the day's ranking (accounts only)
+    from the cursor's position, with the day's commitment, and its seed once the day is over
+    and closed (one ``BatchGetItem``: the day, its month, the stored pages the entries are on)."""
     check_date(day)
-    kind = f"daily-{day}"
-    position = pagination.decode(kind, cursor) or {"page": 0}
-    page = position.get("page")
-    if not isinstance(page, int) or page < 0:
-        raise pagination.bad_cursor()
+    at = _position(f"daily-{day}", cursor)
     month = month_of(day)
-    page_key = keys.daily_table(day, page)
-    items = dynamo.batch_get([keys.daily_day(day), page_key, keys.daily_month(month)])
-    by_sk = {i["sk"]["S"]: i for i in items}
-    if "DAY" not in by_sk:
+    pages = range(at // TABLE_PAGE, (at + limit - 1) // TABLE_PAGE + 1)
+    found = read_together(days=[day], months=[month], table=(day, pages))
+    the_day = found.days.get(day)
+    if the_day is None:
         raise DayNotFound(f"There is no daily duel for {day} (yet).")
-    the_day = parse_day(by_sk["DAY"])
-    the_month = parse_month(by_sk["MONTH"]) if "MONTH" in by_sk else None
-    stored = by_sk.get(page_key["sk"]["S"])
-    entries = json.loads(stored["entries"]["S"]) if stored else []
-    more = page + 1 < the_day.table_pages
+    the_month = found.months.get(month)
+    stored = [entry for page in pages for entry in found.table.get(page, [])]
+    skip = at - pages[0] * TABLE_PAGE
+    more = at + limit < the_day.ranked
     return {
         "date": day,
         "status": _status(the_day),
@@ -63,9 +73,24 @@ def table(day: str, cursor: str | None) -> dict[str, Any]:
         "players": the_day.players,
         "ranked": the_day.ranked,
         "updated_at": the_day.table_at,
-        "entries": entries,
-        "next": pagination.encode(kind, {"page": page + 1}) if more else None,
+        "entries": stored[skip : skip + limit],
+        "next": pagination.encode(f"daily-{day}", {"at": at + limit}) if more else None,
     }
+
+
+def _position(kind: str, cursor: str | None) -> int:
+    """The entry a page starts at: 0 without a cursor. A cursor given out before pages had a
+    ``limit`` names a stored page (``{"page": n}``): it still reads on from that page."""
+    position = pagination.decode(kind, cursor) or {"at": 0}
+    if "page" in position:
+        page = position["page"]
+        at = page * TABLE_PAGE if isinstance(page, int) and not isinstance(page, bool) else -1
+    else:
+        found = position.get("at")
+        at = found if isinstance(found, int) and not isinstance(found, bool) else -1
+    if at < 0:
+        raise pagination.bad_cursor()
+    return at
 
 
 def _status(the_day: Day) -> str:
@@ -99,28 +124,13 @@ def rebuild_table(day: str, *, reveal: bool) -> list[Play]:
                 seat.safe_taps,
                 record.ended_at,
             )
-            dynamo.put(play_item(p))
+            save_play(p)
         noted.append(p)
     entries = ranked(noted, reveal=reveal)
     pages = max(1, -(-len(entries) // TABLE_PAGE))
     for page in range(pages):
-        chunk = entries[page * TABLE_PAGE : (page + 1) * TABLE_PAGE]
-        dynamo.put(
-            {
-                **keys.daily_table(day, page),
-                "entries": {"S": json.dumps(chunk, separators=(",", ":"))},
-            }
-        )
-    dynamo.update(
-        keys.daily_day(day),
-        "SET table_pages = :pages, table_at = :at, players = :n, ranked = :r",
-        values={
-            ":pages": {"N": str(pages)},
-            ":at": {"S": clock.iso(clock.now())},
-            ":n": {"N": str(len(plays))},
-            ":r": {"N": str(len(entries))},
-        },
-    )
+        save_table_page(day, page, entries[page * TABLE_PAGE : (page + 1) * TABLE_PAGE])
+    note_table(day, pages=pages, at=clock.iso(clock.now()), players=len(plays), ranked=len(entries))
     return noted
 
 

@@ -24,12 +24,12 @@ from ..people.profiles import (
     parse_profile,
     profile_put,
 )
-from ..platform import auth, clock, dynamo, keys, pagination
+from ..platform import auth, clock, pagination
 from ..platform.observability import count, logger
 from ..ratings.model import RATED_VARIANTS, PlayerRating
 from ..ratings.store import listing_update, parse_rating
 from . import store
-from .errors import BadCaseStatus, CaseNotFound, FairPlayConflict
+from .errors import BadCaseStatus, CaseNotFound
 from .moderators import moderator
 from .views import case_view
 
@@ -66,29 +66,18 @@ class _Player:
 def _read(player_id: str, moderator_id: str) -> _Player:
     """The player's profile, record and rating items, and the moderator's profile (their
     name for the log): one consistent ``BatchGetItem``."""
-    wanted = [
-        keys.profile(player_id),
-        keys.fair_play(player_id),
-        *(keys.rating(player_id, variant) for variant in RATED_VARIANTS),
-        keys.profile(moderator_id),
-    ]
-    profile: Profile | None = None
-    record = store.FairPlayRecord(player_id)
-    ratings: list[PlayerRating] = []
-    name = moderator_id
-    for item in dynamo.batch_get(wanted):
-        owner, sk = keys.player_id_of(item), item["sk"]["S"]
-        if sk == keys.PROFILE_SK and owner == moderator_id:
-            name = parse_profile(owner, item).display_name
-            if owner != player_id:
-                continue
-        if sk == keys.PROFILE_SK:
-            profile = parse_profile(owner, item)
-        elif sk == keys.FAIR_PLAY_SK:
-            record = store.parse_record(item)
-        else:
-            ratings.append(parse_rating(item))
-    return _Player(profile, record, ratings, name)
+    found = store.decision_items(player_id, moderator_id, RATED_VARIANTS)
+    moderator_profile = found.moderator_profile
+    return _Player(
+        parse_profile(player_id, found.profile) if found.profile else None,
+        found.record,
+        [parse_rating(item) for item in found.ratings],
+        (
+            parse_profile(moderator_id, moderator_profile).display_name
+            if moderator_profile
+            else moderator_id
+        ),
+    )
 
 
 def decide(caller: auth.Caller, case_id: str, request: DecisionRequest) -> dict[str, Any]:
@@ -128,10 +117,10 @@ def decide(caller: auth.Caller, case_id: str, request: DecisionRequest) -> dict[
             profile_put(changed, player.profile),
             *(listing_update(r, changed.username, changed.listed, now) for r in player.ratings),
         ]
-        dynamo.transact(items)
+        store.write_together(items)
         return case_view(decided)
 
-    answer = dynamo.read_modify_write(attempt, ATTEMPTS, FairPlayConflict)
+    answer = store.until_written(attempt, ATTEMPTS)
     count("FairPlayDecisions")
     logger.info("fair-play decision", extra={"case_id": case_id, "decision": request.decision})
     if restrict:

@@ -24,11 +24,10 @@ from ..archive.stored_analyses import stored_or_computed
 from ..games import store as games
 from ..games.record import GameRecord
 from ..people.profiles import get_profile
-from ..platform import clock, dynamo, keys
+from ..platform import clock
 from ..platform.observability import count, logger
 from ..ratings.model import system_for
 from . import store
-from .errors import FairPlayConflict
 from .positions import difficulties
 from .screening import GameFigures, recent, seat_figures, window_of
 from .store import FairPlayRecord
@@ -66,7 +65,7 @@ def run() -> dict[str, int]:
     until = f"{clock.iso(now - timedelta(seconds=LAG_S))}#~"
     done = {"games": 0, "screened": 0, "cases": 0, "failed": 0}
     for month in _months(now):
-        for shard in keys.finished_shards(month):
+        for shard in store.finished_shards(month):
             if done["games"] >= MAX_GAMES_PER_RUN:
                 return done
             _shard(shard, until, done)
@@ -145,12 +144,12 @@ def add_game(player_id: str, figures: GameFigures) -> bool:
             items.append(store.case_put(case, None))
             logger.info("fair-play case opened", extra={"case_id": case.case_id})
         items.insert(0, store.record_put(after, before, now))
-        dynamo.transact(items)
+        store.write_together(items)
         if opens:
             count("FairPlayCasesOpened")
         return opens
 
-    return dynamo.read_modify_write(attempt, ATTEMPTS, FairPlayConflict)
+    return store.until_written(attempt, ATTEMPTS)
 
 
 def _opens_case(before: FairPlayRecord, kept: tuple[GameFigures, ...], flagged: bool) -> bool:

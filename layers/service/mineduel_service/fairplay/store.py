@@ -14,6 +14,8 @@
   ``FAIRPLAY#SCREENED`` / ``FIN#<month>#<n>``.
 
 Moderation is a handful of writes a day, so one partition holds every case and decision.
+This is the one module of ``fairplay`` that speaks to the table (``platform.dynamo``) or knows
+its keys (``platform.keys``).
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ..platform import clock, dynamo, keys
+from .errors import FairPlayConflict
 from .screening import GameFigures, Window
 
 RecordStatus = Literal["clear", "review", "restricted"]
@@ -285,3 +288,66 @@ def finished_between(shard: str, after: str, until: str, limit: int) -> Iterator
         fin_at = str(item["fin_at"]["S"])
         if fin_at > after:
             yield keys.game_id_of(item), fin_at
+
+
+def finished_shards(month: str) -> list[str]:
+    """The partitions of ``month`` in the ``finished`` index: the screener keeps its place in
+    each (``screened_up_to``)."""
+    return keys.finished_shards(month)
+
+
+# ---------------------------------------------------------------------------- a decision's reads
+@dataclass(frozen=True)
+class DecisionItems:
+    """What a moderator's decision rewrites about the player, as read (foreign items raw, for
+    their own domains to parse), and the moderator's profile item (their name for the log)."""
+
+    profile: dict[str, Any] | None
+    record: FairPlayRecord
+    ratings: list[dict[str, Any]]
+    moderator_profile: dict[str, Any] | None
+
+
+def decision_items(player_id: str, moderator_id: str, variants: Iterable[str]) -> DecisionItems:
+    """The player's profile, fair-play record and rating items in ``variants``, and the
+    moderator's profile: one consistent ``BatchGetItem``."""
+    wanted = [
+        keys.profile(player_id),
+        keys.fair_play(player_id),
+        *(keys.rating(player_id, variant) for variant in variants),
+        keys.profile(moderator_id),
+    ]
+    profile: dict[str, Any] | None = None
+    moderator_profile: dict[str, Any] | None = None
+    record = FairPlayRecord(player_id)
+    ratings: list[dict[str, Any]] = []
+    for item in dynamo.batch_get(wanted):
+        owner, sk = keys.player_id_of(item), item["sk"]["S"]
+        if sk == keys.PROFILE_SK:
+            if owner == moderator_id:
+                moderator_profile = item
+            if owner == player_id:
+                profile = item
+        elif sk == keys.FAIR_PLAY_SK:
+            record = parse_record(item)
+        else:
+            ratings.append(item)
+    return DecisionItems(profile, record, ratings, moderator_profile)
+
+
+# ---------------------------------------------------------------------------- writing
+T = TypeVar("T")
+
+
+def write_together(items: Sequence[dict[str, Any]]) -> None:
+    """One transaction of fair-play items and the other domains' items a change carries with
+    them (a profile, rating items): all written or none, ``WriteConflict`` when a condition
+    fails."""
+    dynamo.transact(items)
+
+
+def until_written(attempt: Callable[[], T], attempts: int) -> T:
+    """Run ``attempt`` (read, decide, write conditioned on what was read) again while its write
+    finds a record or case changed meanwhile, at most ``attempts`` times; then
+    ``FairPlayConflict``. A refusal ``attempt`` raises goes through at once."""
+    return dynamo.read_modify_write(attempt, attempts, FairPlayConflict)

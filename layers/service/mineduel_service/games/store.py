@@ -26,15 +26,17 @@ import hashlib
 import json
 import uuid
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from mineduel_engine import Move
 
 from ..platform import dynamo, keys
+from .errors import GameConflict
 from .record import GameRecord
 
+T = TypeVar("T")
 NO_TURN = -1
 COMPRESSION = 9
 """The game's body is zlib-compressed JSON: a game item then stays under 1 KB, one write unit
@@ -409,3 +411,16 @@ def pending_games(shard: str, limit: int = 100) -> Iterator[str]:
         limit=limit,
     ):
         yield keys.game_id_of(item)
+
+
+# ---------------------------------------------------------------------------- changing a game again
+def until_written(
+    attempt: Callable[[], T],
+    attempts: int,
+    exhausted: Callable[[], Exception] = GameConflict,
+) -> T:
+    """Run ``attempt`` (read the game, decide, write conditioned on what was read) again while
+    its write finds the game changed meanwhile, at most ``attempts`` times; then raise
+    ``exhausted()`` (``GameConflict`` unless the use case names its own). A refusal
+    ``attempt`` raises goes through at once."""
+    return dynamo.read_modify_write(attempt, attempts, exhausted)

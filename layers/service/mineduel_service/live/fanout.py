@@ -30,11 +30,11 @@ from ..games import store
 from ..games.record import GameRecord
 from ..games.watchers import Subscription, parse_subscription, subscriptions, watchers
 from ..notify import notices, outbox
-from ..platform import clock, keys
+from ..platform import clock
 from ..platform.observability import count, logger
 from .changes import bus_events, event_of, spectators_turned_off
-from .connections import delete_subscriptions, parse_connection, unsubscribe
 from .push import FanoutReport, put_bus_events, send
+from .store import delete_subscriptions, parse_connection, stream_item, unsubscribe
 
 __all__ = ["FanoutReport", "handle", "send", "typed"]
 
@@ -72,18 +72,17 @@ def handle(records: Iterable[dict[str, Any]]) -> FanoutReport:
 
 def _one(record: dict[str, Any], report: FanoutReport) -> list[dict[str, Any]]:
     change = record.get("dynamodb", {})
-    changed = change.get("Keys", {})
-    pk, sk = changed.get("pk", {}).get("S", ""), changed.get("sk", {}).get("S", "")
+    item, event = stream_item(record), record.get("eventName")
     old, new = change.get("OldImage"), change.get("NewImage")
-    if sk == keys.GAME_SK and pk.startswith(keys.GAME) and new:
+    if item == "game" and new:
         before = store.parse_game(typed(old)) if old else None
         after = store.parse_game(typed(new))
         return _game_changed(before, after, report)
-    if sk.startswith(keys.SUBSCRIPTION_SK) and record.get("eventName") in ("INSERT", "REMOVE"):
+    if item == "subscription" and event in ("INSERT", "REMOVE"):
         sub = parse_subscription(typed(new or old or {}))
         if sub.role == "spectator":
             _watchers_changed(sub.game_id, report)
-    elif sk == keys.CONNECTION_SK and record.get("eventName") == "REMOVE" and old and _ttl(record):
+    elif item == "connection" and event == "REMOVE" and old and _ttl(record):
         connection = parse_connection(typed(old))  # gone: its subscriptions go too
         delete_subscriptions(connection.connection_id, connection.games, connection.player_id)
     return []

@@ -15,8 +15,8 @@ from typing import Any
 from ..platform import aws
 from ..platform.config import get_config
 from ..platform.observability import count, logger
-from .connections import drop_connection
 from .listeners import listened
+from .store import drop_connection
 
 MAX_BUS_ENTRIES = 10  # PutEvents takes 10 entries a call
 

@@ -18,9 +18,9 @@ from ..games import store
 from ..games.record import GameRecord
 from ..games.watchers import Role
 from ..platform import auth, clock
-from . import connections
-from .connections import Connection, SubscriptionRefused
+from . import store as connections
 from .spectators import unwatchable_reason
+from .store import Connection, SubscriptionRefused
 
 MAX_MESSAGE_BYTES = 1024
 

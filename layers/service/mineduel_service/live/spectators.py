@@ -14,15 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..games import writes
+from ..games import store, writes
 from ..games.current import existing
-from ..games.errors import GameConflict
 from ..games.player_items import running_items
 from ..games.record import GameRecord
 from ..games.seats import seat_of
 from ..games.views import game_view
 from ..people.profiles import get_profiles
-from ..platform import auth, clock, dynamo
+from ..platform import auth, clock
 from .errors import GameOver
 
 ATTEMPTS = 3
@@ -60,7 +59,7 @@ def _switch_off(game_id: str, check: Callable[[GameRecord], object] | None = Non
         writes.persist(after, record)
         return after
 
-    return dynamo.read_modify_write(attempt, ATTEMPTS, GameConflict)
+    return store.until_written(attempt, ATTEMPTS)
 
 
 def off_in_running_games(caller: auth.Caller) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games import store
 from ..games.views import game_summary
-from ..platform import dynamo, keys, pagination
+from ..platform import pagination
+from .store import open_games_page
 
 
 def lobby(
@@ -22,17 +22,7 @@ def lobby(
     """A page of the open games of ``variant`` and the cursor of the next (null on the last)."""
     kind = f"lobby-{variant}"
     start = pagination.dynamo_key(pagination.decode(kind, cursor))
-    items, last = dynamo.query_page(
-        "lobby = :lobby",
-        {":lobby": {"S": keys.lobby_partition(variant)}},
-        index=keys.LOBBY_INDEX,
-        limit=limit,
-        start=start,
-    )
-    games = []
-    for item in items:
-        record = store.parse_game(item)
-        if record.in_lobby:
-            games.append(game_summary(record))
+    records, last = open_games_page(variant, start, limit)
+    games = [game_summary(record) for record in records if record.in_lobby]
     position = pagination.key_position(last)
     return {"games": games, "next": None if position is None else pagination.encode(kind, position)}

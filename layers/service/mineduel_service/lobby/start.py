@@ -14,7 +14,7 @@ from mineduel_engine import Settings
 from mineduel_engine.settings import BOT_LEVELS
 
 from ..contract.lobby import CreateGameRequest, JoinRequest
-from ..games import writes
+from ..games import store, writes
 from ..games.current import existing
 from ..games.deadlines import deadline_after
 from ..games.errors import GameNotFinished
@@ -24,7 +24,7 @@ from ..games.views import game_view
 from ..people.errors import PlayerNotFound
 from ..people.identity import authenticate
 from ..people.profiles import USERNAME, display_name, get_profile, owner_of
-from ..platform import auth, clock, dynamo
+from ..platform import auth, clock
 from ..platform.observability import count, logger
 from ..play.advance import follow_schedule
 from ..ratings.model import RATED_VARIANTS, system_for
@@ -176,7 +176,7 @@ def join_game(caller: auth.Caller, game_id: str, request: JoinRequest) -> dict[s
         follow_schedule(record, after)
         return game_view(after, index)
 
-    return dynamo.read_modify_write(attempt, ATTEMPTS, JoinConflict)
+    return store.until_written(attempt, ATTEMPTS, JoinConflict)
 
 
 def _open_seat(record: GameRecord, player_id: str) -> int:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games import writes
+from ..games import store, writes
 from ..games.current import existing
-from ..games.errors import GameConflict
 from ..games.record import Seat
 from ..games.views import game_view
-from ..platform import auth, clock, dynamo
+from ..platform import auth, clock
 from ..platform.observability import count
 from .errors import GameNotWaiting, NotInvited, NotTheCreator
 
@@ -38,7 +37,7 @@ def decline(caller: auth.Caller, game_id: str) -> dict[str, Any]:
         writes.persist(after, record)
         return game_view(after)
 
-    return dynamo.read_modify_write(attempt, ATTEMPTS, GameConflict)
+    return store.until_written(attempt, ATTEMPTS)
 
 
 def cancel(caller: auth.Caller, game_id: str) -> dict[str, Any]:
@@ -55,4 +54,4 @@ def cancel(caller: auth.Caller, game_id: str) -> dict[str, Any]:
         count("GamesCancelled")
         return game_view(after, after.creator_seat)
 
-    return dynamo.read_modify_write(attempt, ATTEMPTS, GameConflict)
+    return store.until_written(attempt, ATTEMPTS)

@@ -25,12 +25,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..games.store import get_game
-from ..live.connections import player_connections
 from ..live.push import FanoutReport, put_bus_events, send
+from ..live.store import player_connections
 from ..notify import notices, outbox
-from ..platform import clock, keys
+from ..platform import clock
 from ..platform.observability import count, logger
-from .store import Seek, parse_seek
+from .store import Seek, is_seek, parse_seek
 
 SOURCE = "mineduel.pairing"
 
@@ -51,9 +51,8 @@ def paired_seeks(records: Iterable[dict[str, Any]]) -> list[Seek]:
     found = []
     for record in records:
         change = record.get("dynamodb", {})
-        sk = change.get("Keys", {}).get("sk", {}).get("S", "")
         new, old = change.get("NewImage"), change.get("OldImage")
-        if not sk.startswith(keys.SEEK_SK) or not new:
+        if not is_seek(record) or not new:
             continue
         if new.get("status", {}).get("S") != "paired":
             continue

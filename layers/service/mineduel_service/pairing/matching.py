@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from ..platform.keys import RATING_DIGITS
-from .store import Seek
+from .store import POOL_RATINGS, Seek
 
-ANY_RATING = (0, 10**RATING_DIGITS - 1)
+ANY_RATING = POOL_RATINGS
 """The window of a seek without a range: every rating the pool can hold."""
 
 

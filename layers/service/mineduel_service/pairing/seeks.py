@@ -32,7 +32,8 @@ from ..lobby.new_games import new_game
 from ..people.errors import FairPlayRestricted
 from ..people.identity import account_only
 from ..people.profiles import new_profile, parse_profile
-from ..platform import auth, clock, dynamo, keys, pagination
+from ..platform import auth, clock, pagination
+from ..platform.dynamo import WriteConflict
 from ..platform.observability import count, logger
 from ..play.advance import follow_schedule
 from ..ratings.model import RATED_VARIANTS, new_rating, system_for
@@ -40,7 +41,6 @@ from ..ratings.store import parse_rating
 from . import store
 from .errors import (
     BadRatingRange,
-    SeekConflict,
     SeekNotFound,
     SeekNotOpen,
     SeekOpen,
@@ -134,12 +134,7 @@ def create_seek(caller: auth.Caller, request: SeekRequest) -> SeekAnswer:
         created_at=clock.iso(now),
         expires_at=store.expiry_after(now, lifetime_of(request.move_deadline_s)),
     )
-    try:
-        dynamo.transact(store.opened(seek))
-    except dynamo.WriteConflict as exc:
-        if exc.failed(-1):  # the lock: another seek of the player's opened meanwhile
-            raise SeekOpen() from None
-        raise SeekConflict() from None
+    store.open_seek(seek)
     count("SeeksOpened")
     # Found nothing to pair with: the seek may have been paired meanwhile by the very seek it
     # would have found (whose request looked first), so it is read once more before it is
@@ -168,22 +163,18 @@ def _seeker(player_id: str, variant: str, now: datetime) -> Seeker:
     """The seeker's name, displayed rating in ``variant`` (a new player's when they have
     none), restriction and open seek there: one consistent ``BatchGetItem``."""
     system = system_for(variant)
-    wanted = [keys.profile(player_id), keys.seek_lock(player_id, variant)]
-    if system is not None:
-        wanted.append(keys.rating(player_id, variant))
-    found = {item["sk"]["S"]: item for item in dynamo.batch_get(wanted)}
-    profile_item = found.get(keys.PROFILE_SK)
+    found = store.seeker_items(player_id, variant, rated_variant=system is not None)
     profile = (
-        parse_profile(player_id, profile_item)
-        if profile_item
+        parse_profile(player_id, found.profile)
+        if found.profile
         else new_profile(player_id, "account")
     )
     rating: int | None = None
     if system is not None:
-        stored = found.get(f"{keys.RATING_SK}{variant}")
+        stored = found.rating
         rating = (parse_rating(stored) if stored else new_rating(player_id, system)).skill.rating
-    lock = found.get(f"{keys.SEEKING_SK}{variant}")
-    return Seeker(profile.display_name, rating, profile.restricted, store.open_lock(lock, now))
+    lock = store.open_lock(found.lock, now)
+    return Seeker(profile.display_name, rating, profile.restricted, lock)
 
 
 # ---------------------------------------------------------------------------- pairing
@@ -277,11 +268,11 @@ def _pair(mine: Seek, theirs: Seek, game: GameRecord, now: datetime) -> Seek:
     at = clock.iso(now)
     paired_mine = mine.evolve(status="paired", game_id=game.game_id, paired_at=at, answered=True)
     paired_theirs = theirs.evolve(status="paired", game_id=game.game_id, paired_at=at)
-    extra = [*store.closed(theirs, paired_theirs, now), *store.closed(mine, paired_mine, now)]
+    extra = store.pairing_ops(mine, paired_mine, theirs, paired_theirs, now)
     try:
         writes.persist(game, None, extra=extra)
-    except dynamo.WriteConflict as exc:
-        if exc.failed(-3) or exc.failed(-1):
+    except WriteConflict as exc:
+        if store.mine_refused(exc):
             raise _MineGone() from None
         raise _TheirsGone() from None
     follow_schedule(None, game)
@@ -330,11 +321,9 @@ def cancel_seek(caller: auth.Caller, seek_id: str) -> dict[str, Any]:
     if not seek.open_at(now):
         raise _not_open(seek, now)
     cancelled = seek.evolve(status="cancelled")
-    try:
-        dynamo.transact(store.closed(seek, cancelled, now))
-    except dynamo.WriteConflict:
+    if not store.close_seek(seek, cancelled, now):
         found = store.get_seek(caller.player_id, seek_id) or seek
-        raise _not_open(found, clock.now()) from None
+        raise _not_open(found, clock.now())
     count("SeeksCancelled")
     return seek_view(cancelled, now)
 

@@ -16,6 +16,10 @@ conditioned on the seek still being open, and pairing writes both seeks and the 
 that same transaction: two seeks make one game at most, and a seek is in one game at most.
 An expired seek's pool entry and lock are deleted by TTL (until then, reads skip them by their
 ``expires_at``).
+
+This is the one module of ``pairing`` that speaks to the table (``platform.dynamo``) or knows
+its keys (``platform.keys``); a seek's game is written by ``games`` with this module's items
+in the same transaction (``closed``).
 """
 
 from __future__ import annotations
@@ -26,10 +30,15 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from ..platform import clock, dynamo, keys
+from .errors import SeekConflict, SeekOpen
 
 SeekStatus = Literal["open", "paired", "cancelled", "expired"]
 HISTORY_S = 7 * 86400
 """A seek item is kept this long after it expires, then TTL deletes it."""
+
+
+POOL_RATINGS = (0, 10**keys.RATING_DIGITS - 1)
+"""Every rating a pool entry's sort key can hold (lower and higher ones are kept at the ends)."""
 
 
 @dataclass(frozen=True)
@@ -174,6 +183,29 @@ def get_seek(player_id: str, seek_id: str) -> Seek | None:
     return parse_seek(found) if found else None
 
 
+@dataclass(frozen=True)
+class SeekerItems:
+    """The items a new seek is decided on (each None when not stored)."""
+
+    profile: dict[str, Any] | None
+    rating: dict[str, Any] | None
+    lock: dict[str, Any] | None
+
+
+def seeker_items(player_id: str, variant: str, *, rated_variant: bool) -> SeekerItems:
+    """The player's profile, rating in ``variant`` (only in a rated variant) and lock on it:
+    one consistent ``BatchGetItem``."""
+    wanted = [keys.profile(player_id), keys.seek_lock(player_id, variant)]
+    if rated_variant:
+        wanted.append(keys.rating(player_id, variant))
+    found = {item["sk"]["S"]: item for item in dynamo.batch_get(wanted)}
+    return SeekerItems(
+        profile=found.get(keys.PROFILE_SK),
+        rating=found.get(f"{keys.RATING_SK}{variant}"),
+        lock=found.get(f"{keys.SEEKING_SK}{variant}"),
+    )
+
+
 def open_lock(item: dict[str, Any] | None, now: datetime) -> str | None:
     """The seek id a lock item holds open at ``now`` (None: no lock, or one past its time)."""
     if item is None or item["open_until"]["S"] <= clock.iso(now):
@@ -262,6 +294,47 @@ def closed(seek: Seek, after: Seek, now: datetime) -> list[dict[str, Any]]:
     ]
 
 
+def pairing_ops(
+    mine: Seek, paired_mine: Seek, theirs: Seek, paired_theirs: Seek, now: datetime
+) -> list[dict[str, Any]]:
+    """The items that pair two open seeks, for the new game's own transaction (last in it):
+    theirs closed, then mine (``closed``)."""
+    return [*closed(theirs, paired_theirs, now), *closed(mine, paired_mine, now)]
+
+
+def mine_refused(conflict: dynamo.WriteConflict) -> bool:
+    """Whether a pairing's transaction (``pairing_ops`` last in it) failed on the seeker's own
+    seek (paired or cancelled meanwhile: its seek's put or its lock's delete), not the other's."""
+    return conflict.failed(-3) or conflict.failed(-1)
+
+
+def open_seek(seek: Seek) -> None:
+    """Store a new open seek (``opened``, one transaction): ``SeekOpen`` when another seek of
+    the player's holds the variant's lock, ``SeekConflict`` when a seek item raced it."""
+    try:
+        dynamo.transact(opened(seek))
+    except dynamo.WriteConflict as exc:
+        if exc.failed(-1):  # the lock: another seek of the player's opened meanwhile
+            raise SeekOpen() from None
+        raise SeekConflict() from None
+
+
+def close_seek(seek: Seek, after: Seek, now: datetime) -> bool:
+    """End the open ``seek`` as ``after`` (``closed``, one transaction); False when it was no
+    longer open (paired, cancelled or expired meanwhile)."""
+    try:
+        dynamo.transact(closed(seek, after, now))
+    except dynamo.WriteConflict:
+        return False
+    return True
+
+
+def is_seek(record: dict[str, Any]) -> bool:
+    """Whether a stream record is of a seek's item."""
+    sk = record.get("dynamodb", {}).get("Keys", {}).get("sk", {}).get("S", "")
+    return str(sk).startswith(keys.SEEK_SK)
+
+
 def expiry_after(now: datetime, seconds: int) -> str:
     """The moment ``seconds`` after ``now``, as seeks store it."""
     return clock.iso(now + timedelta(seconds=seconds))
@@ -278,9 +351,6 @@ def cancel_rated_seeks(player_id: str, variants: Iterable[str]) -> int:
         seek = get_seek(player_id, seek_id) if seek_id else None
         if seek is None or not seek.rated or not seek.open_at(now):
             continue
-        try:
-            dynamo.transact(closed(seek, seek.evolve(status="cancelled"), now))
-            cancelled += 1
-        except dynamo.WriteConflict:
-            continue  # paired or cancelled meanwhile
+        if close_seek(seek, seek.evolve(status="cancelled"), now):
+            cancelled += 1  # else paired or cancelled meanwhile
     return cancelled

@@ -8,6 +8,10 @@
   connection, so a message about the player rather than a game (quick pairing's ``paired``)
   reaches every socket they have open with one ``Query``.
 
+This module is the only one of ``live`` that speaks to the table (``platform.dynamo``) or
+knows its keys (``platform.keys``); it also tells the fan-out which of these items (or a
+game's item) a stream record is about (``stream_item``).
+
 All three expire by TTL shortly after API Gateway's longest connection (two hours), in case a
 ``$disconnect`` never came; a gone connection is removed the first time a send to it fails.
 Subscribing and unsubscribing change both items in one transaction, the connection item
@@ -30,6 +34,7 @@ MAX_SUBSCRIPTIONS = 20
 """Games one connection may follow at once."""
 
 ConnectionKind = Literal["account", "guest", "anonymous"]
+StreamItem = Literal["game", "subscription", "connection"]
 
 
 class SubscriptionRefused(Exception):
@@ -180,3 +185,17 @@ def delete_subscriptions(
     if player_id:
         found.append(keys.player_connection(player_id, connection_id))
     dynamo.batch_delete(found)
+
+
+def stream_item(record: dict[str, Any]) -> StreamItem | None:
+    """Which item the fan-out follows a stream record changed: a game's item, a subscription,
+    a connection; None for any other (the fan-out leaves those alone)."""
+    changed = record.get("dynamodb", {}).get("Keys", {})
+    pk, sk = changed.get("pk", {}).get("S", ""), changed.get("sk", {}).get("S", "")
+    if sk == keys.GAME_SK and pk.startswith(keys.GAME):
+        return "game"
+    if sk.startswith(keys.SUBSCRIPTION_SK):
+        return "subscription"
+    if sk == keys.CONNECTION_SK:
+        return "connection"
+    return None
