@@ -16,7 +16,7 @@ from ..games.player_items import finished_page, invitation_items, running_items
 from ..games.views import game_summary
 from ..platform import auth, clock, pagination
 from .errors import BadStatus
-from .profiles import player_by_name
+from .names import player_by_name
 
 PHASES = ("active", "finished")
 

@@ -18,14 +18,8 @@ from typing import Any
 
 from ..games import store
 from ..games.record import GameRecord
-from ..people.profiles import (
-    PlayerKind,
-    Profile,
-    get_profiles,
-    new_profile,
-    parse_profile,
-    profile_put,
-)
+from ..people.profiles import PlayerKind, Profile, new_profile
+from ..people.store import get_profiles, parse_profile, profile_put
 from ..platform import clock, dynamo, keys
 from ..platform.observability import count, logger
 from ..ratings.model import (
