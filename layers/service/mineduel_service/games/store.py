@@ -409,3 +409,23 @@ def pending_games(shard: str, limit: int = 100) -> Iterator[str]:
         limit=limit,
     ):
         yield keys.game_id_of(item)
+
+
+# ---------------------------------------------------------------------------- a result counted
+def counted_op(counted: GameRecord) -> dict[str, Any]:
+    """A transaction's ``Update`` that takes a finished game out of the ``pending`` index, only
+    if it is still in (so its result is counted once: ``play.results``), with its rating
+    record when it was rated. ``counted`` is the game as counting leaves it."""
+    rating = _rating(counted)
+    if not rating:
+        return dynamo.update_op(
+            keys.game(counted.game_id),
+            "REMOVE pending_shard, pending_at",
+            condition="attribute_exists(pending_shard)",
+        )
+    return dynamo.update_op(
+        keys.game(counted.game_id),
+        "SET rating = :rating REMOVE pending_shard, pending_at",
+        condition="attribute_exists(pending_shard)",
+        values={":rating": rating["rating"]},
+    )
