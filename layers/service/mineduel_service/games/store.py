@@ -28,12 +28,15 @@ import uuid
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mineduel_engine import Move
 
 from ..platform import dynamo, keys
 from .record import GameRecord
+
+if TYPE_CHECKING:
+    from ..ratings.model import GameRating
 
 NO_TURN = -1
 COMPRESSION = 9
@@ -412,20 +415,24 @@ def pending_games(shard: str, limit: int = 100) -> Iterator[str]:
 
 
 # ---------------------------------------------------------------------------- a result counted
-def counted_op(counted: GameRecord) -> dict[str, Any]:
-    """A transaction's ``Update`` that takes a finished game out of the ``pending`` index, only
-    if it is still in (so its result is counted once: ``play.results``), with its rating
-    record when it was rated. ``counted`` is the game as counting leaves it."""
-    rating = _rating(counted)
-    if not rating:
-        return dynamo.update_op(
-            keys.game(counted.game_id),
+def results_counted(
+    record: GameRecord, rating: GameRating | None
+) -> tuple[GameRecord, dict[str, Any]]:
+    """A finished game whose result is now counted into its players' statistics and ratings
+    (``record``: the game as read; ``rating``: what it did to their ratings, when rated): the
+    game as the write leaves it, and the transaction's ``Update`` that takes it out of the
+    ``pending`` index, only if it is still in (so it is counted once: ``play.results``), with
+    its rating record when it was rated."""
+    stored = replace(record, results_pending=False, rating=rating)
+    if rating is None:
+        return stored, dynamo.update_op(
+            keys.game(record.game_id),
             "REMOVE pending_shard, pending_at",
             condition="attribute_exists(pending_shard)",
         )
-    return dynamo.update_op(
-        keys.game(counted.game_id),
+    return stored, dynamo.update_op(
+        keys.game(record.game_id),
         "SET rating = :rating REMOVE pending_shard, pending_at",
         condition="attribute_exists(pending_shard)",
-        values={":rating": rating["rating"]},
+        values={":rating": _rating(stored)["rating"]},
     )

@@ -77,8 +77,9 @@ def apply(record: GameRecord) -> GameRecord | None:
             current = store.get_game(record.game_id)
             raise
         count("ResultsApplied")
-        if counted.rating is not None:
-            count("RatingsApplied" if counted.rating.outcome == "rated" else "RatingsAborted")
+        rating = counted.rating
+        if rating is not None:
+            count("RatingsApplied" if rating.outcome == "rated" else "RatingsAborted")
         return counted
 
     try:
@@ -95,8 +96,7 @@ def _read(record: GameRecord, system: RatingSystem | None) -> tuple[dict[str, Pr
 
 
 def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRecord]:
-    """The counting transaction's ops, and the game as it leaves it (no longer pending, with
-    its rating record when rated)."""
+    """The transaction that counts ``record``, and the game as it stores it."""
     system = rating_system(record)
     players = record.player_seats
     stored, ratings = _read(record, system)
@@ -125,14 +125,14 @@ def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRecord]:
         rating = rate_game(
             system, seats, record.state.result.places, seats_that_moved(record.state)
         )
-    after = record.evolve(results_pending=False, rating=rating)
-    items = [store.counted_op(after)]
+    counted_game, done = store.results_counted(record, rating)
+    items = [done]
     for previous, profile in counted.values():
         version = 0 if previous is None else previous.version + 1
         items.append(people.profile_put(profile.evolve(version=version), previous))
     if rating is not None and rating.outcome == "rated":
         items.extend(_rating_puts(record, rating, ratings, counted))
-    return items, after
+    return items, counted_game
 
 
 def _rating_puts(
