@@ -4,13 +4,15 @@
   as JSON in ``body``, and the ``version`` every write is conditioned on (two of a player's
   games ending at once, or a game ending while they rename, can never both count on the
   same read);
-- the username, ``USER#<name, case-folded>``: which player holds a name, so a name is unique
-  without regard to case; taken and freed only in the profile's own transaction;
+- the username, ``USERNAME#<name, case-folded>`` / ``USERNAME``: which player holds a name,
+  so a name is unique without regard to case; taken and freed only in the profile's own
+  transaction;
 - the guest, ``GUEST#<token hash>`` / ``GUEST``: a guest's player id, when its token expires
   (also the item's TTL) and, once an account claimed its games, ``claimed_by``;
-- the stored avatar, ``AVATAR#<id>``: that the picture exists (its type and size), so serving
-  it needs one read and no S3 call;
-- the pending avatar upload, beside the profile: which upload is the player's current one.
+- the stored avatar, ``AVATAR#<id>`` / ``AVATAR``: that the picture exists (its type and
+  size), so serving it needs one read and no S3 call;
+- the pending avatar upload, beside the profile (``AVATAR#UPLOAD``): which upload is the
+  player's current one (TTL: a day).
 
 Other domains that write a profile in their own transaction (a result counted, a moderator's
 decision, a guest's claim) take its operation from here (``profile_put``).
