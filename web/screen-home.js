@@ -242,12 +242,24 @@ async function loadLists({ invitations, invitationsBox, running }) {
       : h("li", { class: "muted" }, "No running games: start one above."));
   }, (error) => showKeptGames(running, error))];
   if (session.signedIn()) {
-    loads.push(api.get("/v1/me/invites").then((data) => {
-      invitationsBox.hidden = !data.games.length;
-      fill(invitations, data.games.map(invitationItem));
+    loads.push(allInvitations().then((games) => {
+      invitationsBox.hidden = !games.length;
+      fill(invitations, games.map(invitationItem));
     }, () => { invitationsBox.hidden = true; }));
   }
   await Promise.all(loads);
+}
+
+/** Every invitation waiting for the player: the list pages (`next`), and all of them are shown. */
+async function allInvitations() {
+  const games = [];
+  let cursor = null;
+  do {
+    const data = await api.get(`/v1/me/invites?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    games.push(...data.games);
+    cursor = data.next;
+  } while (cursor);
+  return games;
 }
 
 /** Offline, the running games as this browser last read them (saved.js), and when. */

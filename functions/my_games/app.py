@@ -37,11 +37,16 @@ def my_games(
     operation_id="listMyInvitations",
     tags=["accounts"],
     security=http.TOKEN,
-    responses=http.responses(200, GameListOut, "Waiting games with a seat reserved for me."),
+    responses=http.responses(
+        200, GameListOut, "A page of the waiting games with a seat reserved for me."
+    ),
 )
-def my_invites() -> Response[GameListOut]:
-    """Waiting games with a seat reserved for the caller."""
-    return http.json_response(200, history.my_invites(http.caller(app)))
+def my_invites(
+    cursor: Annotated[str | None, Query(max_length=2048)] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+) -> Response[GameListOut]:
+    """Waiting games with a seat reserved for the caller, oldest first."""
+    return http.json_response(200, history.my_invites(http.caller(app), cursor, limit))
 
 
 lambda_handler = http.lambda_handler_for(app)

@@ -372,7 +372,6 @@ def test_a_failed_write_leaves_the_old_avatar_and_no_upload_behind(
 ) -> None:
     """DynamoDB refusing the transaction (here: the profile changing on every attempt) ends in
     a clear 409, the profile untouched and the upload object gone."""
-    from mineduel_service.people import avatar_uploads  # noqa: PLC0415
     from mineduel_service.platform import dynamo  # noqa: PLC0415
 
     token = api.player("unlucky-face")
@@ -382,7 +381,7 @@ def test_a_failed_write_leaves_the_old_avatar_and_no_upload_behind(
     def always_conflicting(items: Any) -> None:
         raise dynamo.WriteConflict(["ConditionalCheckFailed", "None", "None"])
 
-    monkeypatch.setattr(avatar_uploads.dynamo, "transact", always_conflicting)
+    monkeypatch.setattr(dynamo, "transact", always_conflicting)
     refused = take(api, token)
     monkeypatch.undo()
     assert (refused.status, refused.error_code) == (409, "profile-conflict")

@@ -218,6 +218,40 @@ def test_lists_page_with_opaque_cursors(api: Api) -> None:
     assert (foreign.status, foreign.error_code) == (400, "bad-cursor")
 
 
+def test_invitations_page_with_opaque_cursors_and_each_comes_once(api: Api) -> None:
+    host, invited = api.player("inviter"), api.player("invited-a-lot")
+    reserved = []
+    for _ in range(5):
+        game = api.call(
+            "POST", "/v1/games", token=host, body={"bots": 0, "invite": ["invited-a-lot"]}
+        )
+        assert game.status == 201, game.body
+        reserved.append(game.body["game_id"])
+        clock.advance(1)
+    whole = api.call("GET", "/v1/me/invites", token=invited).body
+    assert [g["game_id"] for g in whole["games"]] == reserved  # oldest first
+    assert whole["next"] is None
+    seen: list[str] = []
+    cursor = None
+    while True:
+        query = {"limit": "2", **({"cursor": cursor} if cursor else {})}
+        page = api.call("GET", "/v1/me/invites", token=invited, query=query)
+        assert page.status == 200, page.body
+        assert len(page.body["games"]) == min(2, len(reserved) - len(seen))
+        seen.extend(g["game_id"] for g in page.body["games"])
+        cursor = page.body["next"]
+        if cursor is None:
+            break
+    assert seen == reserved  # every invitation, none twice, in order
+    second = api.call("GET", "/v1/me/invites", token=invited, query={"limit": "2"}).body["next"]
+    others = api.call("GET", "/v1/me/games", token=invited, query={"cursor": second})
+    assert (others.status, others.error_code) == (400, "bad-cursor")
+    forged = api.call("GET", "/v1/me/invites", token=invited, query={"cursor": "x.y"})
+    assert (forged.status, forged.error_code) == (400, "bad-cursor")
+    too_many = api.call("GET", "/v1/me/invites", token=invited, query={"limit": "101"})
+    assert too_many.status == 422
+
+
 # ------------------------------------------------------------------------------ summaries
 def test_lead_changes_and_longest_runs_are_counted_from_the_log() -> None:
     def mine(seat: int) -> dict[str, Any]:

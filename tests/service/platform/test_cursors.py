@@ -41,7 +41,8 @@ OTHER_PARTITION = {"pk": "PLAYER#someone-else", "sk": "GAME#F#2020-01-01T00:00:0
 
 @pytest.fixture
 def paged(served_api: Api) -> dict[str, Any]:
-    """A player with three finished games, and the first page of each list they are in."""
+    """A player with three finished games and two invitations, and two open games in the
+    lobby."""
     api = served_api
     token = api.player("cursory")
     for _ in range(3):
@@ -49,8 +50,9 @@ def paged(served_api: Api) -> dict[str, Any]:
         reply = api.call("POST", f"/v1/games/{game['game_id']}/resign", token=token)
         assert reply.status == 200, reply.body
     host = api.player("lobbyist")
-    for _ in range(2):
-        assert api.call("POST", "/v1/games", token=host, body={"bots": 0}).status == 201
+    for invite in ([], [], ["cursory"], ["cursory"]):
+        body = {"bots": 0, "invite": invite}
+        assert api.call("POST", "/v1/games", token=host, body=body).status == 201
     return {"token": token}
 
 
@@ -68,6 +70,13 @@ LISTS: list[tuple[str, str, dict[str, str], str, dict[str, Any]]] = [
         {"limit": "1"},
         "me-games-all",
         {"phase": "finished", "key": OTHER_PARTITION},
+    ),
+    (
+        "my invitations",
+        "/v1/me/invites",
+        {"limit": "1"},
+        "me-invites",
+        {"offset": 0},
     ),
     (
         "the lobby",

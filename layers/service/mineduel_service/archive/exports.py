@@ -35,7 +35,7 @@ from mineduel_engine import VARIANT_SPECS
 from ..daily.store import get_month, month_of, next_month
 from ..games import store
 from ..games.record import GameRecord
-from ..people.profiles import player_by_name
+from ..people.names import player_by_name
 from ..platform import aws, clock, pagination
 from ..platform.config import get_config
 from .documents import document

@@ -14,7 +14,8 @@ from ..games.current import current
 from ..games.errors import GameNotFinished
 from ..games.record import GameRecord
 from ..games.views import game_summary, rating_change
-from ..people.profiles import avatar_url, get_profiles
+from ..people.profiles import avatar_url
+from ..people.store import get_profiles
 
 
 def lead_changes(moves: Sequence[dict[str, Any]], seats: int) -> int:

@@ -24,7 +24,7 @@ from ..games import writes
 from ..games.deadlines import deadline_after
 from ..games.record import GameRecord, Seat
 from ..games.views import game_view
-from ..people.profiles import display_name
+from ..people.names import display_name
 from ..platform import auth, clock, crypto
 from ..platform.dynamo import WriteConflict
 from ..platform.observability import count, logger

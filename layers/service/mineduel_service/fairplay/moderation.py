@@ -18,12 +18,8 @@ from typing import Any
 
 from ..contract.fairplay import DecisionRequest
 from ..pairing.store import cancel_rated_seeks
-from ..people.profiles import (
-    Profile,
-    new_profile,
-    parse_profile,
-    profile_put,
-)
+from ..people.profiles import Profile, new_profile
+from ..people.store import parse_profile, profile_put
 from ..platform import auth, clock, pagination
 from ..platform.observability import count, logger
 from ..ratings.model import RATED_VARIANTS, PlayerRating

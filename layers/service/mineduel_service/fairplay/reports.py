@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..people.profiles import player_by_name
+from ..people.names import player_by_name
 from ..platform import auth
 from .errors import FairPlayPrivate
 from .moderators import is_moderator

@@ -23,7 +23,7 @@ from mineduel_engine import Field
 from ..archive.stored_analyses import stored_or_computed
 from ..games import store as games
 from ..games.record import GameRecord
-from ..people.profiles import get_profile
+from ..people.store import get_profile
 from ..platform import clock
 from ..platform.observability import count, logger
 from ..ratings.model import system_for

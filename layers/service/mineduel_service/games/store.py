@@ -28,7 +28,7 @@ import uuid
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mineduel_engine import Move
 
@@ -37,6 +37,10 @@ from .errors import GameConflict
 from .record import GameRecord
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from ..ratings.model import GameRating
+
 NO_TURN = -1
 COMPRESSION = 9
 """The game's body is zlib-compressed JSON: a game item then stays under 1 KB, one write unit
@@ -424,3 +428,27 @@ def until_written(
     ``exhausted()`` (``GameConflict`` unless the use case names its own). A refusal
     ``attempt`` raises goes through at once."""
     return dynamo.read_modify_write(attempt, attempts, exhausted)
+
+
+# ---------------------------------------------------------------------------- a result counted
+def results_counted(
+    record: GameRecord, rating: GameRating | None
+) -> tuple[GameRecord, dict[str, Any]]:
+    """A finished game whose result is now counted into its players' statistics and ratings
+    (``record``: the game as read; ``rating``: what it did to their ratings, when rated): the
+    game as the write leaves it, and the transaction's ``Update`` that takes it out of the
+    ``pending`` index, only if it is still in (so it is counted once: ``play.results``), with
+    its rating record when it was rated."""
+    stored = replace(record, results_pending=False, rating=rating)
+    if rating is None:
+        return stored, dynamo.update_op(
+            keys.game(record.game_id),
+            "REMOVE pending_shard, pending_at",
+            condition="attribute_exists(pending_shard)",
+        )
+    return stored, dynamo.update_op(
+        keys.game(record.game_id),
+        "SET rating = :rating REMOVE pending_shard, pending_at",
+        condition="attribute_exists(pending_shard)",
+        values={":rating": _rating(stored)["rating"]},
+    )

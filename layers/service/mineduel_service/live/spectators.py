@@ -20,7 +20,7 @@ from ..games.player_items import running_items
 from ..games.record import GameRecord
 from ..games.seats import seat_of
 from ..games.views import game_view
-from ..people.profiles import get_profiles
+from ..people.store import get_profiles
 from ..platform import auth, clock
 from .errors import GameOver
 

@@ -23,7 +23,9 @@ from ..games.seats import seat_of
 from ..games.views import game_view
 from ..people.errors import PlayerNotFound
 from ..people.identity import authenticate
-from ..people.profiles import USERNAME, display_name, get_profile, owner_of
+from ..people.names import display_name
+from ..people.profiles import USERNAME
+from ..people.store import get_profile, owner_of
 from ..platform import auth, clock
 from ..platform.observability import count, logger
 from ..play.advance import follow_schedule

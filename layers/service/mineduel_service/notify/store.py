@@ -26,7 +26,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from ..people.profiles import Profile, parse_profile
+from ..people.profiles import Profile
+from ..people.store import parse_profile
 from ..platform import clock, dynamo, keys
 from .errors import SubscriptionConflict, TooManySubscriptions
 from .vapid import b64url

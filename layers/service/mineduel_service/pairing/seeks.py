@@ -31,7 +31,8 @@ from ..lobby.errors import VariantNotRated
 from ..lobby.new_games import new_game
 from ..people.errors import FairPlayRestricted
 from ..people.identity import account_only
-from ..people.profiles import new_profile, parse_profile
+from ..people.profiles import new_profile
+from ..people.store import parse_profile
 from ..platform import auth, clock, pagination
 from ..platform.dynamo import WriteConflict
 from ..platform.observability import count, logger

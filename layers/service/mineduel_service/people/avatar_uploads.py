@@ -15,7 +15,6 @@ Uploads nobody takes lapse after a day: the item by TTL, the object by the bucke
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import uuid
 from datetime import timedelta
@@ -24,16 +23,17 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from ..contract.people import AvatarUploadRequest
-from ..platform import auth, aws, clock, dynamo, keys
+from ..platform import auth, aws, clock
 from ..platform.errors import Refusal
 from ..platform.observability import count
 from ..ratings.model import PlayerRating
+from . import store
 from .avatar_images import MAX_BYTES, check, too_large
-from .avatars import OBJECT_CACHE, UPLOAD_PREFIX, avatar_put, bucket, object_key
-from .errors import AvatarUploadNotFound, AvatarUploadReplaced, ProfileConflict
+from .avatars import OBJECT_CACHE, UPLOAD_PREFIX, bucket, object_key
+from .errors import AvatarUploadNotFound
 from .identity import account_only
 from .players import own_profile, profile_view
-from .profiles import Profile, profile_put
+from .profiles import Profile
 
 UPLOAD_FORM_S = 300
 """How long the presigned upload form works."""
@@ -58,14 +58,7 @@ def request_upload(caller: auth.Caller, request: AvatarUploadRequest | None) -> 
         ExpiresIn=UPLOAD_FORM_S,
     )
     now = clock.now()
-    dynamo.put(
-        {
-            **keys.avatar_upload(caller.player_id),
-            "upload_key": {"S": key},
-            "requested_at": {"S": clock.iso(now)},
-            "expires_ttl": {"N": str(int(now.timestamp()) + UPLOAD_KEPT_S)},
-        }
-    )
+    store.put_upload(caller.player_id, key, now, UPLOAD_KEPT_S)
     return {
         "upload": {"url": form["url"], "fields": dict(form["fields"])},
         "expires_at": clock.iso(now + timedelta(seconds=UPLOAD_FORM_S)),
@@ -78,13 +71,12 @@ def accept_upload(caller: auth.Caller) -> dict[str, Any]:
     """``PUT /v1/me/avatar``: check the uploaded bytes; if they pass, store the clean image and
     make it the avatar. The profile with its new ``avatar_url``."""
     account_only(caller)
-    pending = dynamo.get(keys.avatar_upload(caller.player_id))
-    if pending is None:
+    key = store.current_upload(caller.player_id)
+    if key is None:
         raise AvatarUploadNotFound(
             "There is no upload to take: ask for one with POST /v1/me/avatar, upload the image "
             "with the form it returns, then call this again."
         )
-    key = pending["upload_key"]["S"]
     size, data = _uploaded(key)
     try:
         if size > MAX_BYTES:
@@ -103,9 +95,8 @@ def accept_upload(caller: auth.Caller) -> dict[str, Any]:
         CacheControl=OBJECT_CACHE,
     )
     try:
-        profile, ratings = _set_avatar(
-            caller, key, avatar_id, image.content_type, image.width, image.height
-        )
+        stored = store.StoredAvatar(avatar_id, image.content_type, image.width, image.height)
+        profile, ratings = _set_avatar(caller, key, stored)
     finally:
         _delete_object(key)
     count("AvatarsAccepted")
@@ -137,41 +128,24 @@ def _uploaded(key: str) -> tuple[int, bytes]:
 
 
 def _set_avatar(
-    caller: auth.Caller, key: str, avatar_id: str, content_type: str, width: int, height: int
+    caller: auth.Caller, key: str, avatar: store.StoredAvatar
 ) -> tuple[Profile, dict[str, PlayerRating]]:
     """Point the profile at the stored avatar and retire the upload, in one transaction
     conditioned on the profile's version and on the upload still being the current one."""
 
     def attempt() -> tuple[Profile, dict[str, PlayerRating]]:
         profile, ratings = own_profile(caller)
-        updated = profile.evolve(avatar=avatar_id, version=profile.version + 1)
-        items = [
-            profile_put(updated, profile),
-            avatar_put(avatar_id, content_type, width, height),
-            _retire_upload(caller.player_id, key),
-        ]
-        try:
-            dynamo.transact(items)
-        except dynamo.WriteConflict as exc:
-            if exc.failed(2):
-                raise AvatarUploadReplaced() from None
-            raise
+        updated = profile.evolve(avatar=avatar.avatar_id, version=profile.version + 1)
+        store.save_avatar(updated, profile, avatar, key)
         return updated, ratings
 
-    return dynamo.read_modify_write(attempt, ATTEMPTS, ProfileConflict)
-
-
-def _retire_upload(player_id: str, key: str) -> dict[str, Any]:
-    return dynamo.delete_op(
-        keys.avatar_upload(player_id), condition="upload_key = :key", values={":key": {"S": key}}
-    )
+    return store.until_saved(attempt, ATTEMPTS)
 
 
 def _forget(caller: auth.Caller, key: str) -> None:
     """Delete a refused upload and its item (unless a newer upload replaced the item)."""
     _delete_object(key)
-    with contextlib.suppress(dynamo.WriteConflict):
-        dynamo.transact([_retire_upload(caller.player_id, key)])
+    store.forget_upload(caller.player_id, key)
 
 
 def _delete_object(key: str) -> None:

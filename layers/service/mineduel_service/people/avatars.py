@@ -3,7 +3,7 @@
 A checked avatar is stored in the private bucket under ``avatars/<id>``, where the id is the
 SHA-256 of its bytes: the same picture is one object however many players use it, and an id can
 never come to name a different picture, so its object may be cached for good. The table keeps one
-small item per stored avatar (``AVATAR#<id>``), written in the same transaction that sets it on a
+small item per stored avatar (``store``), written in the same transaction that sets it on a
 profile, so ``GET /v1/avatars/{id}`` knows an id with one read and needs no S3 call at all: the
 presigned link is computed locally and the bucket is never listed.
 """
@@ -11,11 +11,11 @@ presigned link is computed locally and the bucket is never listed.
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from ..platform import aws, clock, dynamo, keys
+from ..platform import aws
 from ..platform.config import ConfigError, get_config
 from .errors import AvatarNotFound
+from .store import avatar_exists
 
 AVATAR_ID = re.compile(r"^[0-9a-f]{64}$")
 AVATAR_PREFIX = "avatars/"
@@ -38,26 +38,12 @@ def object_key(avatar_id: str) -> str:
     return f"{AVATAR_PREFIX}{avatar_id}"
 
 
-def avatar_put(avatar_id: str, content_type: str, width: int, height: int) -> dict[str, Any]:
-    """A transaction's ``Put`` of the item that records a stored avatar (the same id always
-    describes the same bytes, so writing it again changes nothing that matters)."""
-    return dynamo.put_op(
-        {
-            **keys.avatar(avatar_id),
-            "content_type": {"S": content_type},
-            "width": {"N": str(width)},
-            "height": {"N": str(height)},
-            "stored_at": {"S": clock.iso(clock.now())},
-        }
-    )
-
-
 def link(avatar_id: str) -> str:
     """``GET /v1/avatars/{id}``: a short-lived presigned link to the stored image (the edge
     redirects to it); ``AvatarNotFound`` for an id that names none."""
     if not AVATAR_ID.fullmatch(avatar_id):
         raise AvatarNotFound()
-    if dynamo.get(keys.avatar(avatar_id)) is None:
+    if not avatar_exists(avatar_id):
         raise AvatarNotFound()
     return aws.s3().generate_presigned_url(
         "get_object",

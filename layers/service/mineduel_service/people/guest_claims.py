@@ -24,8 +24,10 @@ from ..games.record import GameRecord, Seat
 from ..platform import auth, clock, dynamo, keys
 from ..platform.observability import count
 from .errors import ClaimConflict, GuestAlreadyClaimed, GuestTokenInvalid, NotAGuestToken
-from .identity import account_only, get_guest, mark_claimed
-from .profiles import Profile, Stats, display_name, get_profiles, new_profile, profile_put
+from .identity import account_only
+from .names import display_name
+from .profiles import Profile, Stats, new_profile
+from .store import get_guest, get_profiles, mark_claimed, profile_put
 
 ATTEMPTS = 3
 PAIRS_PER_WRITE = 40

@@ -1,6 +1,6 @@
 """``POST /v1/guests``: a guest token, for playing the bot without an account.
 
-The token is shown once and stored only as its hash (``identity.put_guest``); the route
+The token is shown once and stored only as its hash (``store.put_guest``); the route
 limits how many an address may have a minute (``platform.limits``).
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 from ..platform import auth, clock
 from ..platform.config import get_config
 from ..platform.observability import count
-from .identity import put_guest
+from .store import put_guest
 
 
 def register_guest() -> dict[str, Any]:

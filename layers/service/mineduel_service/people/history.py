@@ -16,7 +16,7 @@ from ..games.player_items import finished_page, invitation_items, running_items
 from ..games.views import game_summary
 from ..platform import auth, clock, pagination
 from .errors import BadStatus
-from .profiles import player_by_name
+from .names import player_by_name
 
 PHASES = ("active", "finished")
 
@@ -92,8 +92,16 @@ def _offset(position: dict[str, Any]) -> int:
     return offset
 
 
-def my_invites(caller: auth.Caller) -> dict[str, Any]:
-    """``GET /v1/me/invites``: waiting games with a seat reserved for the caller."""
+def my_invites(
+    caller: auth.Caller, cursor: str | None, limit: int = pagination.DEFAULT_LIMIT
+) -> dict[str, Any]:
+    """``GET /v1/me/invites``: waiting games with a seat reserved for the caller, oldest first.
+
+    Like the running games, a player's invitations are few and read whole (their items, then
+    the games in one ``BatchGetItem``), so a page is an offset into the sorted list: every page
+    costs the same reads, and a cursor never names a key."""
+    kind = "me-invites"
+    offset = _offset(pagination.decode(kind, cursor) or {})
     items = invitation_items(caller.player_id)
     games = store.get_games([item["game_id"]["S"] for item in items])
     invites = [
@@ -102,7 +110,13 @@ def my_invites(caller: auth.Caller) -> dict[str, Any]:
         if record.status == "waiting" and caller.player_id in record.invited.values()
     ]
     invites.sort(key=lambda s: (s["created_at"], s["game_id"]))
-    return {"games": invites, "next": None}
+    following = offset + limit
+    return {
+        "games": invites[offset:following],
+        "next": pagination.encode(kind, {"offset": following})
+        if following < len(invites)
+        else None,
+    }
 
 
 def player_games(

@@ -12,16 +12,12 @@ from datetime import datetime
 from typing import Any
 
 from ..contract.people import UpdateMeRequest
-from ..platform import auth, clock, dynamo, keys
+from ..platform import auth, clock
+from ..platform.dynamo import WriteConflict
 from ..ratings.model import RATED_VARIANTS, PlayerRating, new_rating, rating_view
-from ..ratings.store import listing_update, parse_rating
-from .errors import (
-    PlayerNotFound,
-    ProfileConflict,
-    UsernameInvalid,
-    UsernameReserved,
-    UsernameTaken,
-)
+from ..ratings.store import listing_update
+from . import store
+from .errors import PlayerNotFound, UsernameInvalid, UsernameReserved
 from .identity import account_only
 from .profiles import (
     RESERVED_USERNAMES,
@@ -30,11 +26,6 @@ from .profiles import (
     avatar_url,
     merged_settings,
     new_profile,
-    owner_of,
-    parse_profile,
-    profile_put,
-    username_claim,
-    username_release,
 )
 
 MONTHS_SHOWN = 6
@@ -102,17 +93,9 @@ def profile_view(
 
 def profile_and_ratings(player_id: str) -> tuple[Profile | None, dict[str, PlayerRating]]:
     """The player's profile and their rating in each rated variant (by variant), in one
-    consistent ``BatchGetItem``."""
-    wanted = [keys.profile(player_id), *(keys.rating(player_id, v) for v in RATED_VARIANTS)]
-    profile: Profile | None = None
-    ratings: dict[str, PlayerRating] = {}
-    for item in dynamo.batch_get(wanted):
-        if item["sk"]["S"] == keys.PROFILE_SK:
-            profile = parse_profile(player_id, item)
-        else:
-            rating = parse_rating(item)
-            ratings[rating.variant] = rating
-    return profile, ratings
+    consistent read."""
+    profiles, ratings = store.profiles_and_ratings([player_id], list(RATED_VARIANTS))
+    return profiles.get(player_id), {variant: r for (_, variant), r in ratings.items()}
 
 
 def own_profile(caller: auth.Caller) -> tuple[Profile, dict[str, PlayerRating]]:
@@ -122,8 +105,8 @@ def own_profile(caller: auth.Caller) -> tuple[Profile, dict[str, PlayerRating]]:
         return profile, ratings
     created = new_profile(caller.player_id, "account")
     try:
-        dynamo.transact([profile_put(created, None)])
-    except dynamo.WriteConflict:
+        store.create_profile(created)
+    except WriteConflict:
         found, ratings = profile_and_ratings(caller.player_id)
         if found is None:
             raise
@@ -158,28 +141,13 @@ def update_me(caller: auth.Caller, request: UpdateMeRequest) -> dict[str, Any]:
         if request.settings is not None:
             given = request.settings.model_dump(exclude_none=True)
             changes["settings"] = merged_settings(profile.settings, given)
-        items: list[dict[str, Any]] = []
-        claims_name = False
         if wanted is not None and wanted != profile.username:
             changes["username"] = wanted
-            same_name = profile.username and profile.username.casefold() == wanted.casefold()
-            if not same_name:
-                claims_name = True
-                items.append(username_claim(wanted, caller.player_id))
-                if profile.username:
-                    items.append(username_release(profile.username, caller.player_id))
         updated = profile.evolve(**changes)
-        items.insert(0, profile_put(updated, profile))
-        items.extend(_listing_updates(profile, updated, ratings))
-        try:
-            dynamo.transact(items)
-        except dynamo.WriteConflict as exc:
-            if claims_name and exc.failed(1):
-                raise UsernameTaken() from None
-            raise
+        store.save_profile(updated, profile, with_ops=_listing_updates(profile, updated, ratings))
         return profile_view(updated, ratings, own=True)
 
-    return dynamo.read_modify_write(attempt, ATTEMPTS, ProfileConflict)
+    return store.until_saved(attempt, ATTEMPTS)
 
 
 def _listing_updates(
@@ -197,7 +165,7 @@ def _listing_updates(
 
 def get_player(username: str) -> dict[str, Any]:
     """``GET /v1/players/{username}``: the public profile."""
-    player_id = owner_of(username) if USERNAME.fullmatch(username) else None
+    player_id = store.owner_of(username) if USERNAME.fullmatch(username) else None
     profile, ratings = profile_and_ratings(player_id) if player_id else (None, {})
     if profile is None:
         raise PlayerNotFound()

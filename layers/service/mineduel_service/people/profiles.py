@@ -1,5 +1,6 @@
 """Players as the service keeps them: a profile (username, avatar, settings, statistics) per
-account or guest, and the username items that make names unique without regard to case.
+account or guest, and what a username may be (names are unique without regard to case: the
+username items, like the profile's, are ``store``'s).
 
 Statistics are counted when a game's result is applied (``results``), exactly once per game;
 the profile's ``version`` is what makes that safe when two of a player's games end at once.
@@ -7,13 +8,11 @@ the profile's ``version`` is what makes that safe when two of a player's games e
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from ..platform import auth, clock, dynamo, keys
-from .errors import FairPlayRestricted, PlayerNotFound
+from ..platform import clock
 
 PlayerKind = Literal["account", "guest"]
 USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
@@ -157,117 +156,6 @@ def new_profile(player_id: str, kind: PlayerKind) -> Profile:
     return Profile(player_id=player_id, kind=kind, created_at=clock.iso(clock.now()))
 
 
-def profile_item(profile: Profile) -> dict[str, Any]:
-    """The profile's DynamoDB item."""
-    body: dict[str, Any] = {
-        "kind": profile.kind,
-        "created_at": profile.created_at,
-        "username": profile.username,
-        "avatar": profile.avatar,
-        "settings": profile.settings,
-        "stats": asdict(profile.stats),
-        "claimed_by": profile.claimed_by,
-    }
-    if profile.restricted:
-        body["restricted"] = True
-    return {
-        **keys.profile(profile.player_id),
-        "version": {"N": str(profile.version)},
-        "body": {"S": json.dumps(body, separators=(",", ":"))},
-    }
-
-
-def parse_profile(player_id: str, item: dict[str, Any]) -> Profile:
-    """A profile from its item."""
-    body = json.loads(item["body"]["S"])
-    return Profile(
-        player_id=player_id,
-        kind=body["kind"],
-        created_at=body["created_at"],
-        username=body.get("username"),
-        avatar=body.get("avatar"),
-        settings=merged_settings(body.get("settings") or {}, {}),
-        stats=Stats(**body.get("stats", {})),
-        version=int(item["version"]["N"]),
-        claimed_by=body.get("claimed_by"),
-        restricted=bool(body.get("restricted", False)),
-    )
-
-
-def get_profile(player_id: str) -> Profile | None:
-    """The player's profile (consistent read); None before the player's first game or visit."""
-    found = dynamo.get(keys.profile(player_id))
-    return parse_profile(player_id, found) if found else None
-
-
-def get_profiles(player_ids: list[str]) -> dict[str, Profile]:
-    """Several profiles in one consistent ``BatchGetItem`` (missing ones left out)."""
-    wanted = list(dict.fromkeys(player_ids))
-    if not wanted:
-        return {}
-    found: dict[str, Profile] = {}
-    for item in dynamo.batch_get([keys.profile(p) for p in wanted]):
-        player_id = keys.player_id_of(item)
-        found[player_id] = parse_profile(player_id, item)
-    return found
-
-
-def owner_of(username: str) -> str | None:
-    """The player id that owns ``username`` (any case), or None."""
-    found = dynamo.get(keys.username(username))
-    return found["player_id"]["S"] if found else None
-
-
-def player_by_name(username: str) -> Profile:
-    """The profile of the player who owns ``username`` (any case); ``PlayerNotFound`` when
-    nobody does."""
-    if not USERNAME.fullmatch(username):
-        raise PlayerNotFound()
-    player_id = owner_of(username)
-    profile = get_profile(player_id) if player_id else None
-    if profile is None:
-        raise PlayerNotFound()
-    return profile
-
-
-def display_name(caller: auth.Caller, *, rated: bool = False) -> str:
-    """The name a caller's seat shows: an account's username (or its stand-in), a guest's name.
-
-    For a seat in a ``rated`` game, the same read also refuses a player a moderator restricted
-    (``FairPlayRestricted``): whoever seats a player reads this first, so no rated game of
-    theirs starts however it is made."""
-    if caller.kind != "account":
-        return caller.name
-    profile = get_profile(caller.player_id)
-    if profile is not None:
-        if rated and profile.restricted:
-            raise FairPlayRestricted()
-        return profile.display_name
-    return f"Player {caller.player_id.replace('-', '')[:6]}"
-
-
 def avatar_url(avatar: str | None) -> str | None:
     """Where an avatar is served (a stable URL that redirects to the stored image)."""
     return f"/v1/avatars/{avatar}" if avatar else None
-
-
-def profile_put(profile: Profile, previous: Profile | None) -> dict[str, Any]:
-    """A transaction's ``Put`` of ``profile``, conditioned on ``previous`` being what is stored
-    (its version), or on there being no profile yet."""
-    return dynamo.versioned_put_op(
-        profile_item(profile), None if previous is None else previous.version
-    )
-
-
-def username_claim(username: str, player_id: str) -> dict[str, Any]:
-    """A transaction's ``Put`` that takes ``username`` for ``player_id`` (fails if taken)."""
-    return dynamo.new_item_op(
-        {**keys.username(username), "player_id": {"S": player_id}, "username": {"S": username}}
-    )
-
-
-def username_release(username: str, player_id: str) -> dict[str, Any]:
-    """A transaction's ``Delete`` that frees ``username`` (only if ``player_id`` holds it)."""
-    return dynamo.delete_op(
-        keys.username(username), condition="player_id = :p", values={":p": {"S": player_id}}
-    )

@@ -32,7 +32,8 @@ from mineduel_engine.chain import chained
 from ..games import store, writes
 from ..games.deadlines import deadline_after
 from ..games.record import GameRecord, Seat
-from ..platform import clock, crypto, dynamo, scheduling
+from ..platform import clock, crypto, scheduling
+from ..platform.dynamo import WriteConflict
 from ..platform.observability import count, logger
 from .bots import bot_replies, bot_to_move
 
@@ -168,7 +169,7 @@ def write(
     seed: bytes | None = None,
     idempotency: store.IdempotencyWrite | None = None,
 ) -> Stored:
-    """Write ``after`` over ``before`` (``dynamo.WriteConflict`` if the game moved meanwhile),
+    """Write ``after`` over ``before`` (``WriteConflict`` if the game moved meanwhile),
     then play a bots-only game on to its end in further writes.
 
     Each further write is a conditional transaction of its own (moving the caller's
@@ -188,7 +189,7 @@ def write(
         kept = idempotency.extended_to(more[-1]["n"]) if idempotency and more else None
         try:
             writes.persist(following, last, more, kept)
-        except dynamo.WriteConflict:
+        except WriteConflict:
             break  # someone else is playing this game on; their write stands
         written.extend(more)
         last = following
@@ -257,7 +258,7 @@ def store_outcome(
     seed: bytes | None = None,
     idempotency: store.IdempotencyWrite | None = None,
 ) -> Stored:
-    """Write, schedule, count: ``after`` stored over ``before`` (``dynamo.WriteConflict`` if
+    """Write, schedule, count: ``after`` stored over ``before`` (``WriteConflict`` if
     the game moved meanwhile), and the game as finally stored with every move written."""
     stored = write(before, after, log, now, seed, idempotency)
     follow_schedule(before, stored.game)

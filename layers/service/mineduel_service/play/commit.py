@@ -48,8 +48,9 @@ from ..games.errors import GameNotFound
 from ..games.record import GameRecord
 from ..games.seats import seat_of
 from ..games.views import game_view, moves_view
-from ..platform import auth, clock, crypto, dynamo
+from ..platform import auth, clock, crypto
 from ..platform.config import get_config
+from ..platform.dynamo import WriteConflict
 from ..platform.errors import Refusal
 from ..platform.observability import count
 from . import advance
@@ -94,7 +95,7 @@ def commit_move(
     # 3. write
     try:
         stored = advance.write(record, after, log, now, seed, key.played(log))
-    except dynamo.WriteConflict:
+    except WriteConflict:
         return _lost_race(game_id, cred, key, seat, request.expected_move)
     # 4. schedule
     advance.follow_schedule(record, stored.game)
@@ -224,7 +225,7 @@ def record_late_commit(record: GameRecord, refusal: Refusal, now: datetime, key:
     if turn is not None:
         after, log = advance.time_out(record, turn, now, None)
         # If the expiry, a claim or another commit recorded it first, theirs stands.
-        with contextlib.suppress(dynamo.WriteConflict):
+        with contextlib.suppress(WriteConflict):
             advance.store_outcome(record, after, log, now, None, key.refused(refusal))
         if record.seats[turn].kind != "bot":
             count("TurnsTimedOut")

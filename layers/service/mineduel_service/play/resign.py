@@ -11,7 +11,8 @@ from ..games.current import existing
 from ..games.deadlines import overdue
 from ..games.seats import seat_of
 from ..games.views import game_view
-from ..platform import auth, clock, dynamo
+from ..platform import auth, clock
+from ..platform.dynamo import WriteConflict
 from . import advance
 from .errors import DeadlinePassed, GameNotActive, MoveConflict
 from .timeouts import write_timeout
@@ -34,6 +35,6 @@ def resign(cred: auth.Credential, game_id: str) -> dict[str, Any]:
     after, log = advance.after_moves(record, state, [move], now, seed)
     try:
         stored = advance.store_outcome(record, after, log, now, seed)
-    except dynamo.WriteConflict:
+    except WriteConflict:
         raise MoveConflict("The game changed at the same moment; try again.") from None
     return game_view(stored.game, seat)

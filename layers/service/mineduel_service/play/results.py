@@ -13,49 +13,27 @@ reads again and counts on top. The failure cases are in docs/ratings.md.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..games import store
 from ..games.record import GameRecord
-from ..people.profiles import (
-    PlayerKind,
-    Profile,
-    get_profiles,
-    new_profile,
-    parse_profile,
-    profile_put,
-)
-from ..platform import clock, dynamo, keys
+from ..people import store as people
+from ..people.profiles import PlayerKind, Profile, new_profile
+from ..people.store import Ratings
+from ..platform import clock
+from ..platform.dynamo import WriteConflict
 from ..platform.observability import count, logger
 from ..ratings.model import (
     GameRating,
-    PlayerRating,
     RatingSystem,
     rate_game,
     seats_that_moved,
     system_for,
 )
-from ..ratings.store import current_rating, parse_rating, rating_put
+from ..ratings.store import current_rating, rating_put
+from . import store as play
 
 ATTEMPTS = 5
-
-
-def _done(record: GameRecord, rating: GameRating | None) -> dict[str, Any]:
-    """Take the game out of the ``pending`` index, only if it is still in; with its rating
-    record when it was rated."""
-    if rating is None:
-        return dynamo.update_op(
-            keys.game(record.game_id),
-            "REMOVE pending_shard, pending_at",
-            condition="attribute_exists(pending_shard)",
-        )
-    return dynamo.update_op(
-        keys.game(record.game_id),
-        "SET rating = :rating REMOVE pending_shard, pending_at",
-        condition="attribute_exists(pending_shard)",
-        values={":rating": {"S": json.dumps(rating.to_dict(), separators=(",", ":"))}},
-    )
 
 
 def outcome_of(record: GameRecord, seat: int) -> tuple[bool, bool]:
@@ -92,50 +70,33 @@ def apply(record: GameRecord) -> GameRecord | None:
         nonlocal current
         if current is None or not current.results_pending:
             return None
-        items, rating = _items(current)
+        items, counted = _items(current)
         try:
-            dynamo.transact(items)
-        except dynamo.WriteConflict:
+            play.count_result(items)
+        except WriteConflict:
             current = store.get_game(record.game_id)
             raise
         count("ResultsApplied")
+        rating = counted.rating
         if rating is not None:
             count("RatingsApplied" if rating.outcome == "rated" else "RatingsAborted")
-        return current.evolve(results_pending=False, rating=rating)
+        return counted
 
     try:
-        return dynamo.read_modify_write(attempt, ATTEMPTS, _NotYet)
-    except _NotYet:
+        return play.until_counted(attempt, ATTEMPTS)
+    except play.NotCountedYet:
         logger.warning("result not applied yet", extra={"game_id": record.game_id})
         return None
 
 
-class _NotYet(Exception):
-    """Every attempt lost to another write: the game stays pending for the sweeper."""
-
-
-Ratings = dict[tuple[str, str], PlayerRating]
-
-
 def _read(record: GameRecord, system: RatingSystem | None) -> tuple[dict[str, Profile], Ratings]:
     """The seats' profiles and (rated games) rating items, in one consistent read."""
-    players = list(record.player_seats.values())
-    wanted = [keys.profile(p) for p in players]
-    if system is not None:
-        wanted += [keys.rating(p, system.variant) for p in players]
-    profiles: dict[str, Profile] = {}
-    ratings: Ratings = {}
-    for item in dynamo.batch_get(wanted):
-        player_id = keys.player_id_of(item)
-        if item["sk"]["S"] == keys.PROFILE_SK:
-            profiles[player_id] = parse_profile(player_id, item)
-        else:
-            rating = parse_rating(item)
-            ratings[(rating.player_id, rating.variant)] = rating
-    return profiles, ratings
+    variants = [] if system is None else [system.variant]
+    return people.profiles_and_ratings(list(record.player_seats.values()), variants)
 
 
-def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRating | None]:
+def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRecord]:
+    """The transaction that counts ``record``, and the game as it stores it."""
     system = rating_system(record)
     players = record.player_seats
     stored, ratings = _read(record, system)
@@ -145,7 +106,7 @@ def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRating | None]
         if profile.claimed_by is not None
     }
     if owners:  # a claimed guest's results count for the account that claimed it
-        stored.update(get_profiles(list(owners.values())))
+        stored.update(people.get_profiles(list(owners.values())))
     month = (record.ended_at or record.created_at)[:7]
     counted: dict[str, tuple[Profile | None, Profile]] = {}
     for seat, player_id in players.items():
@@ -164,13 +125,14 @@ def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRating | None]
         rating = rate_game(
             system, seats, record.state.result.places, seats_that_moved(record.state)
         )
-    items = [_done(record, rating)]
+    counted_game, done = store.results_counted(record, rating)
+    items = [done]
     for previous, profile in counted.values():
         version = 0 if previous is None else previous.version + 1
-        items.append(profile_put(profile.evolve(version=version), previous))
+        items.append(people.profile_put(profile.evolve(version=version), previous))
     if rating is not None and rating.outcome == "rated":
         items.extend(_rating_puts(record, rating, ratings, counted))
-    return items, rating
+    return items, counted_game
 
 
 def _rating_puts(
@@ -198,17 +160,16 @@ def _rating_puts(
 def apply_pending(limit_per_shard: int = 100) -> dict[str, int]:
     """Apply every finished game still pending (the sweeper's second duty)."""
     applied = failed = 0
-    for shard in keys.pending_shards():
-        for game_id in store.pending_games(shard, limit_per_shard):
-            record = store.get_game(game_id)
-            if record is None:
-                continue
-            try:
-                applied += 1 if apply(record) is not None else 0
-            except Exception as exc:
-                failed += 1
-                logger.error(
-                    "result could not be applied",
-                    extra={"game_id": game_id, "error": type(exc).__name__},
-                )
+    for game_id in play.pending_games(limit_per_shard):
+        record = store.get_game(game_id)
+        if record is None:
+            continue
+        try:
+            applied += 1 if apply(record) is not None else 0
+        except Exception as exc:
+            failed += 1
+            logger.error(
+                "result could not be applied",
+                extra={"game_id": game_id, "error": type(exc).__name__},
+            )
     return {"results-applied": applied, "results-failed": failed}

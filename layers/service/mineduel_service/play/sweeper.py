@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..games import store
-from ..platform import clock, keys
+from ..platform import clock
 from ..platform.observability import count, logger
-from . import results
+from . import results, store
 from .timeouts import expire_turn
 
 
@@ -25,16 +24,15 @@ def sweep(limit_per_shard: int = 100) -> dict[str, int]:
     game's result still pending (``results``); the outcomes counted."""
     until = clock.iso(clock.now())
     outcomes: Counter[str] = Counter()
-    for shard in keys.deadline_shards():
-        for game_id in store.due_games(shard, until, limit_per_shard):
-            try:
-                outcomes[expire_turn(game_id)] += 1
-            except Exception as exc:
-                outcomes["failed"] += 1
-                logger.error(
-                    "sweep could not expire a game",
-                    extra={"game_id": game_id, "error": type(exc).__name__},
-                )
+    for game_id in store.due_games(until, limit_per_shard):
+        try:
+            outcomes[expire_turn(game_id)] += 1
+        except Exception as exc:
+            outcomes["failed"] += 1
+            logger.error(
+                "sweep could not expire a game",
+                extra={"game_id": game_id, "error": type(exc).__name__},
+            )
     outcomes.update(results.apply_pending())
     swept = outcomes["timed-out"] + outcomes["bots-moved"] + outcomes["lapsed"] + outcomes["warned"]
     if swept:

@@ -25,7 +25,8 @@ from ..games.deadlines import overdue
 from ..games.record import GameRecord
 from ..games.seats import seat_of
 from ..games.views import game_view
-from ..platform import auth, clock, dynamo
+from ..platform import auth, clock
+from ..platform.dynamo import WriteConflict
 from ..platform.observability import count
 from . import advance
 from .errors import DeadlineNotPassed, GameNotActive
@@ -53,7 +54,7 @@ def write_timeout(record: GameRecord, now: datetime) -> GameRecord:
     after, log = advance.time_out(record, seat, now, None)
     try:
         stored = advance.store_outcome(record, after, log, now)
-    except dynamo.WriteConflict:
+    except WriteConflict:
         return existing(record.game_id)
     if record.seats[seat].kind != "bot":
         count("TurnsTimedOut")
@@ -100,7 +101,7 @@ def expire_turn(
     after, log = advance.time_out(record, seat, now, None)
     try:
         advance.store_outcome(record, after, log, now)
-    except dynamo.WriteConflict:
+    except WriteConflict:
         return "raced"
     if record.seats[seat].kind == "bot":
         return "bots-moved"
@@ -117,7 +118,7 @@ def lapse(record: GameRecord) -> str:
         return "early"
     try:
         writes.persist(record.cancelled(clock.iso(clock.now())), record)
-    except dynamo.WriteConflict:
+    except WriteConflict:
         return "raced"
     count("GamesLapsed")
     return "lapsed"

@@ -17,7 +17,8 @@ from datetime import datetime
 
 from ..games import writes
 from ..games.record import GameRecord
-from ..platform import clock, dynamo, scheduling
+from ..platform import clock, scheduling
+from ..platform.dynamo import WriteConflict
 from ..platform.observability import count, logger
 
 
@@ -39,7 +40,7 @@ def give_warning(record: GameRecord) -> str:
         after = record.revised(warned_for=record.deadline)
         try:
             writes.persist(after, record)
-        except dynamo.WriteConflict:
+        except WriteConflict:
             return "raced"
         count("TurnsWarned")
         record = after
