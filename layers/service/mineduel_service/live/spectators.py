@@ -17,9 +17,9 @@ from typing import Any
 from ..games import writes
 from ..games.current import existing
 from ..games.errors import GameConflict
-from ..games.player_items import running_items
 from ..games.record import GameRecord
 from ..games.seats import seat_of
+from ..games.store import running_items
 from ..games.views import game_view
 from ..people.profiles import get_profiles
 from ..platform import auth, clock, dynamo
@@ -56,9 +56,7 @@ def _switch_off(game_id: str, check: Callable[[GameRecord], object] | None = Non
             return record
         if record.status in ("finished", "cancelled"):
             raise GameOver(f"The game is {record.status}; nobody watches it live.")
-        after = record.evolve(spectators_off=True, version=record.version + 1)
-        writes.persist(after, record)
-        return after
+        return writes.persist(record.evolve(spectators_off=True), record)
 
     return dynamo.read_modify_write(attempt, ATTEMPTS, GameConflict)
 

@@ -13,7 +13,6 @@ reads again and counts on top. The failure cases are in docs/ratings.md.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..games import store
@@ -39,23 +38,6 @@ from ..ratings.model import (
 from ..ratings.store import current_rating, parse_rating, rating_put
 
 ATTEMPTS = 5
-
-
-def _done(record: GameRecord, rating: GameRating | None) -> dict[str, Any]:
-    """Take the game out of the ``pending`` index, only if it is still in; with its rating
-    record when it was rated."""
-    if rating is None:
-        return dynamo.update_op(
-            keys.game(record.game_id),
-            "REMOVE pending_shard, pending_at",
-            condition="attribute_exists(pending_shard)",
-        )
-    return dynamo.update_op(
-        keys.game(record.game_id),
-        "SET rating = :rating REMOVE pending_shard, pending_at",
-        condition="attribute_exists(pending_shard)",
-        values={":rating": {"S": json.dumps(rating.to_dict(), separators=(",", ":"))}},
-    )
 
 
 def outcome_of(record: GameRecord, seat: int) -> tuple[bool, bool]:
@@ -92,16 +74,17 @@ def apply(record: GameRecord) -> GameRecord | None:
         nonlocal current
         if current is None or not current.results_pending:
             return None
-        items, rating = _items(current)
+        items, counted = _items(current)
         try:
             dynamo.transact(items)
         except dynamo.WriteConflict:
             current = store.get_game(record.game_id)
             raise
         count("ResultsApplied")
+        rating = counted.rating
         if rating is not None:
             count("RatingsApplied" if rating.outcome == "rated" else "RatingsAborted")
-        return current.evolve(results_pending=False, rating=rating)
+        return counted
 
     try:
         return dynamo.read_modify_write(attempt, ATTEMPTS, _NotYet)
@@ -135,7 +118,8 @@ def _read(record: GameRecord, system: RatingSystem | None) -> tuple[dict[str, Pr
     return profiles, ratings
 
 
-def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRating | None]:
+def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRecord]:
+    """The transaction that counts ``record``, and the game as it stores it."""
     system = rating_system(record)
     players = record.player_seats
     stored, ratings = _read(record, system)
@@ -164,13 +148,14 @@ def _items(record: GameRecord) -> tuple[list[dict[str, Any]], GameRating | None]
         rating = rate_game(
             system, seats, record.state.result.places, seats_that_moved(record.state)
         )
-    items = [_done(record, rating)]
+    counted_game, done = store.results_counted(record, rating)
+    items = [done]
     for previous, profile in counted.values():
         version = 0 if previous is None else previous.version + 1
         items.append(profile_put(profile.evolve(version=version), previous))
     if rating is not None and rating.outcome == "rated":
         items.extend(_rating_puts(record, rating, ratings, counted))
-    return items, rating
+    return items, counted_game
 
 
 def _rating_puts(
