@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from mineduel_service.platform import aws, clock, dynamo, keys
+from mineduel_service.platform import aws, clock, dynamo, keys, pagination
 from mineduel_service.ratings import leaderboards
 from mineduel_service.ratings.model import PlayerRating, Skill
 from mineduel_service.ratings.store import rating_item
@@ -136,6 +136,32 @@ def test_a_cursor_keeps_the_snapshot_it_started_in(api: Api, board: list[str]) -
     finally:
         clock.reset()
         dynamo.delete(keys.rating("pg-player-new", VARIANT))
+
+
+def test_a_snapshot_whose_pages_expired_shows_its_head_and_refuses_their_cursors(
+    api: Api, board: list[str]
+) -> None:
+    _snapshot(api)
+    first = _read(api, limit=7)
+    # No snapshot for a day: its pages expire (TTL), its head stays.
+    for number in range(1, leaderboards.TOP // leaderboards.PAGE_SIZE + 1):
+        dynamo.delete(
+            keys.leaderboard(VARIANT, keys.leaderboard_page_sk(first["updated_at"], number))
+        )
+    head = _read(api, limit=50)
+    assert [e["username"] for e in head["entries"]] == board[: leaderboards.PAGE_SIZE]
+    assert head["next"] is None
+    stale = api.call("GET", f"/v1/leaderboards/{VARIANT}", query={"cursor": first["next"]})
+    assert (stale.status, stale.error_code) == (400, "bad-cursor")
+
+
+def test_a_cursor_of_the_former_page_form_still_reads_its_page(api: Api, board: list[str]) -> None:
+    _snapshot(api)
+    taken = _read(api)["updated_at"]
+    former = pagination.encode(f"leaderboard-{VARIANT}", {"page": 2, "snapshot": taken})
+    page = _read(api, cursor=former)
+    size = leaderboards.PAGE_SIZE
+    assert [e["username"] for e in page["entries"]] == board[size : 2 * size]
 
 
 @pytest.mark.parametrize("limit", ["0", "101", "many"])

@@ -169,6 +169,8 @@ def leaderboard(
         entries = found.head_entries()[:limit]
         if len(entries) < min(limit, size):
             entries += _more_of_head(variant, taken, len(entries), min(limit, size))
+        if len(entries) < min(limit, size):  # its pages are gone (no snapshot for a day)
+            size = len(entries)
     else:
         taken, offset, size = _position(position)
         end = min(offset + limit, size)
@@ -197,13 +199,18 @@ def _pages(start: int, end: int) -> list[int]:
     return list(range(start // PAGE_SIZE + 1, (end - 1) // PAGE_SIZE + 2)) if end > start else []
 
 
-def _entries(found: SnapshotRead, start: int, end: int) -> list[dict[str, Any]]:
+def _entries(
+    found: SnapshotRead, start: int, end: int, *, strict: bool = True
+) -> list[dict[str, Any]]:
     """The entries ``start`` to ``end`` of a snapshot, in rank order, from the stored pages
-    ``found`` holds; ``bad-cursor`` when one of them has expired."""
+    ``found`` holds. A page that has expired is ``bad-cursor`` (the cursor is older than its
+    snapshot's pages), or, not ``strict``, the end of what can be read."""
     numbers = _pages(start, end)
-    if any(number not in found.pages for number in numbers):
+    missing = [number for number in numbers if number not in found.pages]
+    if missing and strict:
         raise pagination.bad_cursor()
-    rows = [entry for number in numbers for entry in found.pages[number]]
+    readable = [number for number in numbers if not missing or number < missing[0]]
+    rows = [entry for number in readable for entry in found.pages[number]]
     skip = start - (numbers[0] - 1) * PAGE_SIZE if numbers else 0
     return rows[skip : skip + end - start]
 
@@ -214,7 +221,7 @@ def _more_of_head(variant: str, taken: str, start: int, end: int) -> list[dict[s
     found = read_snapshot(
         variant, head=False, ranks=False, snapshot=taken, pages=_pages(start, end)
     )
-    return _entries(found, start, end)
+    return _entries(found, start, end, strict=False)
 
 
 def _position(position: dict[str, Any]) -> tuple[str, int, int]:
