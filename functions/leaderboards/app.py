@@ -25,13 +25,15 @@ app = http.new_app()
 def leaderboard(
     variant: str,
     cursor: Annotated[str | None, Query(max_length=2048)] = None,
+    limit: Annotated[int, Query(ge=1, le=leaderboards.MAX_LIMIT)] = leaderboards.PAGE_SIZE,
 ) -> Response[LeaderboardOut]:
     """Players who opted in, are not provisional and played a rated game in the last 30 days,
-    best first; 404 ``leaderboard-not-found`` for a variant without ratings."""
+    best first, ``limit`` a page; 404 ``leaderboard-not-found`` for a variant without ratings."""
     token = http.token(app)
     # An unknown variant is 404 whatever the token says: it is checked first.
     system = leaderboards.rated_variant(variant)
-    return http.json_response(200, leaderboards.leaderboard(system, http.verified(token), cursor))
+    board = leaderboards.leaderboard(system, http.verified(token), cursor, limit)
+    return http.json_response(200, board)
 
 
 lambda_handler = http.lambda_handler_for(app)

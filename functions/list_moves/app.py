@@ -26,7 +26,7 @@ def list_moves(
     """200 with the moves numbered above ``after``."""
     token = http.token(app)
     # The token is checked after the read: an unknown game is 404 whatever the token says.
-    record = reads.game_now(game_id)
+    record = reads.current(game_id)
     return http.json_response(200, reads.moves_as_seen(record, after, http.verified(token)))
 
 

@@ -27,8 +27,8 @@ from mineduel_engine import Field, Settings, commitment, rules_for
 from mineduel_engine.bot import choose_action
 from mineduel_engine.chain import chained
 from mineduel_service.games import store
-from mineduel_service.games.player_items import finished_item
 from mineduel_service.games.record import GameRecord, Seat
+from mineduel_service.games.store import finished_item
 from mineduel_service.platform import clock, crypto
 from mineduel_service.platform.config import get_config
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
-from mineduel_service.games import store, watchers
+from mineduel_service.games import store
 from mineduel_service.live import listeners
 from mineduel_service.live import store as connections
 from mineduel_service.platform import clock
@@ -164,11 +164,11 @@ def test_a_gone_connection_is_removed_the_first_time_a_send_fails(served_api: Ap
     context = {**context, "routeKey": "$default", "eventType": "MESSAGE"}
     answer = api.invoker.invoke("LiveMessageFunction", {"requestContext": context, "body": body})
     assert json.loads(answer["body"])["type"] == "subscribed"
-    assert [s.connection_id for s in watchers.subscriptions(game_id)] == [gone]
+    assert [s.connection_id for s in store.subscriptions(game_id)] == [gone]
     feed = api.stream()
     _tap(api, token, game_id)
     feed.run_now()
-    assert watchers.subscriptions(game_id) == []
+    assert store.subscriptions(game_id) == []
     assert connections.get_connection(gone) is None
 
 
@@ -178,15 +178,15 @@ def test_disconnect_removes_the_connection_and_its_subscriptions(served_api: Api
     game_id = api.bot_game(token, bot_level="easy")["game_id"]
     with _open(api, token) as ws:
         _ask(ws, action="subscribe", game_id=game_id)
-        assert len(watchers.subscriptions(game_id)) == 1
+        assert len(store.subscriptions(game_id)) == 1
         assert _ask(ws, action="unsubscribe", game_id=game_id)["type"] == "unsubscribed"
-        assert watchers.subscriptions(game_id) == []
+        assert store.subscriptions(game_id) == []
         _ask(ws, action="subscribe", game_id=game_id)
     for _ in range(50):
-        if not watchers.subscriptions(game_id):
+        if not store.subscriptions(game_id):
             break
         time.sleep(0.1)
-    assert watchers.subscriptions(game_id) == []
+    assert store.subscriptions(game_id) == []
 
 
 def test_game_events_reach_the_stacks_bus(served_api: Api) -> None:

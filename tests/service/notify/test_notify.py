@@ -165,7 +165,7 @@ def test_who_is_told_what_of_a_change(served_api: Api) -> None:
     nina, omar = record.seats[0].player_id, record.seats[1].player_id
     assert notices.of_change(None, record) == []  # a game's first write: no "your turn"
 
-    warned = record.revised(warned_for=record.deadline)
+    warned = record.evolve(warned_for=record.deadline, version=record.version + 1)
     (warning,) = notices.of_change(record, warned)
     assert (warning.type, warning.player_id, warning.urgency) == ("time_almost_up", nina, "high")
     assert warning.key == f"time_almost_up:{record.game_id}:{record.deadline}"
@@ -226,7 +226,7 @@ def test_an_invitation_is_told_once_and_only_to_the_invited(served_api: Api) -> 
     (invited,) = notices.of_change(None, record)
     assert invited.type == "invited" and invited.player_id == record.seats[1].reserved_id
     assert invited.body == "pia21 invites you to a game of Mine Duel."
-    assert notices.of_change(record, record.revised()) == []
+    assert notices.of_change(record, record.evolve(version=record.version + 1)) == []
 
 
 # ---------------------------------------------------------------------------- whose an address is

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from mineduel_service.contract.pairing import SeekRequest
-from mineduel_service.games import player_items
 from mineduel_service.games import store as games
 from mineduel_service.pairing import seeks, store
 from mineduel_service.platform import auth, clock, dynamo, keys
@@ -116,7 +115,7 @@ def test_eight_accounts_seeking_at_once_make_four_games_round_after_round(
                 assert found is not None and answer.seek["game_id"] == found.game_id
     # every game is one of the players' running games, each player in one game a round
     for _, player_id in seekers:
-        running = player_items.running_items(player_id)
+        running = games.running_items(player_id)
         assert len(running) == ROUNDS
 
 

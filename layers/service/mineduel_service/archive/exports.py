@@ -204,7 +204,7 @@ def _history(
 
 
 def _records(items: list[FinishedItem]) -> list[GameRecord]:
-    return list(store.get_games(_ids(items)).values())
+    return list(store.get_game(_ids(items)).values())
 
 
 # ---------------------------------------------------------------------------- a month's games
@@ -225,7 +225,7 @@ def _month_records(month: str) -> Iterator[GameRecord]:
 
 
 def _by_id(game_ids: list[str]) -> list[GameRecord]:
-    return list(store.get_games(game_ids, consistent=False).values())
+    return list(store.get_game(game_ids, consistent=False).values())
 
 
 def build_month(month: str) -> dict[str, Any]:

@@ -98,12 +98,11 @@ def close_day(the_day: Day, plays: list[Play]) -> bool:
         return False  # a game still running: its capped deadline ends it within minutes
     day = the_day.day
     seed = checked_seed(the_day)
-    for game_id, record in store.get_games([p.game_id for p in plays]).items():
+    for game_id, record in store.get_game([p.game_id for p in plays]).items():
         if record.seed_hex is not None:
             continue
-        after = record.evolve(seed_hex=seed.hex(), version=record.version + 1)
         try:
-            writes.persist(after, record)
+            writes.persist(record.evolve(seed_hex=seed.hex()), record)
         except WriteConflict:
             logger.warning("daily seed not published yet", extra={"game_id": game_id})
             return False

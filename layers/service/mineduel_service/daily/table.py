@@ -107,7 +107,7 @@ def rebuild_table(day: str, *, reveal: bool) -> list[Play]:
     accounts and write the table's pages (with the games' ids only when ``reveal``)."""
     plays = plays_of(day)
     open_ids = [p.game_id for p in plays if p.mines is None]
-    records = store.get_games(open_ids) if open_ids else {}
+    records = store.get_game(open_ids) if open_ids else {}
     noted: list[Play] = []
     for p in plays:
         record = records.get(p.game_id)

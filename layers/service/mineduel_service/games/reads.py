@@ -2,7 +2,8 @@
 them (a seat also sees its own private part).
 
 A read that finds the turn's deadline passed shows the game as it really stands: it asks the
-expiry function to record the timeout first (``current``).
+expiry function to record the timeout first (``current``, which a read of the move log uses as
+it is). Every read of the game item is ``store.get_game``.
 """
 
 from __future__ import annotations
@@ -15,23 +16,24 @@ from .deadlines import overdue
 from .errors import GameNotFound
 from .record import GameRecord
 from .seats import viewer_of
+from .store import get_game, plausible_id
 from .store import list_moves as stored_moves
-from .store import plausible_id
 from .views import game_view, moves_view
-from .watchers import game_and_watchers
+
+__all__ = ["current", "game_as_seen", "game_with_watchers", "moves_as_seen"]
 
 
 def game_with_watchers(game_id: str) -> tuple[GameRecord, int]:
     """The game as it stands now and how many spectators follow it: one read (the game and its
-    subscriptions together, ``watchers.game_and_watchers``), no KMS; ``GameNotFound`` when
+    subscriptions together, ``store.get_game(..., watchers_at=...)``), no KMS; ``GameNotFound`` when
     there is no such game (checked before anything about the caller)."""
     if not plausible_id(game_id):
         raise GameNotFound()
-    record, watchers = game_and_watchers(game_id, clock.now())
+    record, watchers = get_game(game_id, watchers_at=clock.now())
     if record is None:
         raise GameNotFound()
     if overdue(record, clock.now()) and request_expiry(record):
-        record, watchers = game_and_watchers(game_id, clock.now())
+        record, watchers = get_game(game_id, watchers_at=clock.now())
         if record is None:
             raise GameNotFound()
     return record, watchers
@@ -43,13 +45,6 @@ def game_as_seen(record: GameRecord, watchers: int, cred: auth.Credential | None
     view = game_view(record, viewer_of(record, cred, clock.now()))
     # None when nobody watches: then the read is the same Game every other answer shows.
     return {**view, "watchers": watchers or None}
-
-
-def game_now(game_id: str) -> GameRecord:
-    """The game as it stands now, for a read of its log (``GameNotFound`` when there is none)."""
-    if not plausible_id(game_id):
-        raise GameNotFound()
-    return current(game_id)
 
 
 def moves_as_seen(record: GameRecord, after: int, cred: auth.Credential | None) -> dict[str, Any]:

@@ -225,18 +225,14 @@ class GameRecord:
         return [seat.client_seed for seat in self.seats]
 
     def evolve(self, **changes: Any) -> GameRecord:
-        """A copy with ``changes``."""
+        """A copy with ``changes`` (its ``version`` is the store's to move: a write stores the
+        version after the one it was computed from, ``store.write_game``)."""
         return replace(self, **changes)
-
-    def revised(self, **changes: Any) -> GameRecord:
-        """The next version of the game, with ``changes``: what a write stores over this one
-        (every write of a game is conditioned on the version it was computed from)."""
-        return replace(self, version=self.version + 1, **changes)
 
     def cancelled(self, at: str) -> GameRecord:
         """The game cancelled at ``at`` before it started (by its creator, or lapsed after a
         week with seats nobody took)."""
-        return self.revised(status="cancelled", lapses_at=None, ended_at=at)
+        return self.evolve(status="cancelled", lapses_at=None, ended_at=at)
 
     def _private_parts(self) -> dict[str, Any]:
         """Each seat's private part (a windows-duel seat's wrong guesses), kept in the item for

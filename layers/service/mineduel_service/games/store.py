@@ -28,13 +28,16 @@ import uuid
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from mineduel_engine import Move
 
 from ..platform import dynamo, keys
 from .errors import GameConflict
 from .record import GameRecord
+from .views import game_summary
+from .watchers import WATCHERS_COUNTED, Subscription, watchers
 
 T = TypeVar("T")
 
@@ -204,14 +207,50 @@ def plausible_id(game_id: str) -> bool:
         return False
 
 
-def get_game(game_id: str) -> GameRecord | None:
-    """The game, read consistently (one ``GetItem``); None when there is no such game."""
-    found = dynamo.get(keys.game(game_id))
+KeyOwner = tuple[str, str]
+"""Whose Idempotency-Key, and its hash: ``(player_id, key_hash)``."""
+
+
+@overload
+def get_game(game_id: str, *, consistent: bool = True) -> GameRecord | None: ...
+@overload
+def get_game(game_id: list[str], *, consistent: bool = True) -> dict[str, GameRecord]: ...
+@overload
+def get_game(
+    game_id: str, *, first_answer_to: KeyOwner
+) -> tuple[GameRecord | None, FirstAnswer | None]: ...
+@overload
+def get_game(game_id: str, *, watchers_at: datetime) -> tuple[GameRecord | None, int]: ...
+def get_game(
+    game_id: str | list[str],
+    *,
+    consistent: bool = True,
+    first_answer_to: KeyOwner | None = None,
+    watchers_at: datetime | None = None,
+) -> Any:
+    """The one way to read games, one AWS call whatever is asked, consistent unless told:
+
+    - a game id: the game (one ``GetItem``), None when there is no such game;
+    - a list of ids: those games (``BatchGetItem``, 100 a call), missing ones left out, in the
+      order asked;
+    - ``first_answer_to=(player_id, key_hash)``: the game and the first answer to the caller's
+      Idempotency-Key when it was refused (``IDEM`` item), in one ``BatchGetItem``;
+    - ``watchers_at=now``: the game and how many spectators follow it at ``now``, in one
+      ``Query`` of the game's partition up to its first move: the game item, then its
+      subscriptions (counted up to ``WATCHERS_COUNTED``). For a game with up to about 20
+      subscriptions that is one read unit, what the ``GetItem`` of the game alone costs.
+    """
+    if isinstance(game_id, list):
+        return _games(game_id, consistent)
+    if first_answer_to is not None:
+        return _game_with_first_answer(game_id, *first_answer_to)
+    if watchers_at is not None:
+        return _game_and_watchers(game_id, watchers_at)
+    found = dynamo.get(keys.game(game_id), consistent=consistent)
     return parse_game(found) if found else None
 
 
-def get_games(game_ids: Sequence[str], *, consistent: bool = True) -> dict[str, GameRecord]:
-    """Games by id (``BatchGetItem``, 100 a call), missing ones left out; in the order asked."""
+def _games(game_ids: list[str], consistent: bool) -> dict[str, GameRecord]:
     wanted = list(dict.fromkeys(game_ids))
     found = {
         keys.game_id_of(item): parse_game(item)
@@ -220,10 +259,9 @@ def get_games(game_ids: Sequence[str], *, consistent: bool = True) -> dict[str, 
     return {g: found[g] for g in wanted if g in found}
 
 
-def get_game_with_first_answer(
+def _game_with_first_answer(
     game_id: str, player_id: str, key_hash: str
 ) -> tuple[GameRecord | None, FirstAnswer | None]:
-    """The game and the first answer to the caller's key, in one consistent ``BatchGetItem``."""
     found = dynamo.batch_get([keys.game(game_id), keys.idempotency(player_id, key_hash)])
     game = next((i for i in found if i["sk"]["S"] == keys.GAME_SK), None)
     idem = next((i for i in found if i["sk"]["S"] == keys.IDEMPOTENCY_SK), None)
@@ -231,6 +269,24 @@ def get_game_with_first_answer(
         parse_game(game) if game else None,
         _parse_idempotency(idem) if idem else None,
     )
+
+
+def _game_and_watchers(game_id: str, now: datetime) -> tuple[GameRecord | None, int]:
+    items, _ = dynamo.query_page(
+        "pk = :pk AND sk BETWEEN :game AND :subs",
+        {
+            ":pk": {"S": keys.game_partition(game_id)},
+            ":game": {"S": keys.GAME_SK},
+            ":subs": {"S": f"{keys.SUBSCRIPTION_SK}\uffff"},
+        },
+        consistent=True,
+        limit=WATCHERS_COUNTED + 1,
+    )
+    game = next((i for i in items if i["sk"]["S"] == keys.GAME_SK), None)
+    if game is None:
+        return None, 0
+    subs = [parse_subscription(i) for i in items if i["sk"]["S"].startswith(keys.SUBSCRIPTION_SK)]
+    return parse_game(game), watchers(subs, now)
 
 
 def first_answer_in_log(
@@ -261,6 +317,31 @@ def _parse_idempotency(item: dict[str, Any]) -> FirstAnswer:
         code=item["code"]["S"] if "code" in item else None,
         message=item["message"]["S"] if "message" in item else None,
     )
+
+
+# ---------------------------------------------------------------------------- who follows a game
+def parse_subscription(item: dict[str, Any]) -> Subscription:
+    """A subscription from its item (a stored one, or a stream image)."""
+    seat = item.get("seat")
+    return Subscription(
+        game_id=keys.game_id_of(item),
+        connection_id=str(item["sk"]["S"]).removeprefix(keys.SUBSCRIPTION_SK),
+        role=item["role"]["S"],
+        seat=int(seat["N"]) if seat else None,
+        expires_at=int(item["expires_ttl"]["N"]),
+    )
+
+
+def subscriptions(game_id: str) -> list[Subscription]:
+    """Every subscription of a game (one ``Query``, eventually consistent: a subscriber reads
+    the game right after subscribing, so a change it just missed is never lost to it)."""
+    return [
+        parse_subscription(item)
+        for item in dynamo.query(
+            "pk = :pk AND begins_with(sk, :sub)",
+            {":pk": {"S": keys.game_partition(game_id)}, ":sub": {"S": keys.SUBSCRIPTION_SK}},
+        )
+    ]
 
 
 # ---------------------------------------------------------------------------- the move log
@@ -327,30 +408,60 @@ def _log_items(game_id: str, after: int, *, consistent: bool) -> Iterator[dict[s
 
 
 # ---------------------------------------------------------------------------- writing a game
-def _game_put(after: GameRecord, before: GameRecord | None) -> dict[str, Any]:
-    """The game item's ``Put``, conditioned on the exact state it was computed from (move count,
-    turn, status, deadline and version), or on not existing yet for a new game."""
+def _versioned(before: GameRecord | None) -> tuple[int, str, dict[str, Any], dict[str, str]]:
+    """The one place a game's version moves: the version a write over ``before`` stores
+    (``before``'s plus one; 0 for a new game), and the condition that write carries, on the
+    exact state it was computed from (move count, turn, status, deadline and version), or on
+    there being no game yet: of two writes computed from one read, exactly one lands."""
     if before is None:
-        return dynamo.new_item_op(game_item(after))
+        return 0, "attribute_not_exists(pk)", {}, {}
     before_turn = before.state.turn
-    return {
-        "Put": {
-            "TableName": dynamo.table(),
-            "Item": game_item(after),
-            "ConditionExpression": (
-                "move_count = :mc AND turn_seat = :turn AND #status = :status "
-                "AND deadline = :deadline AND version = :v"
-            ),
-            "ExpressionAttributeNames": {"#status": "status"},
-            "ExpressionAttributeValues": {
-                ":mc": {"N": str(before.state.move_count)},
-                ":turn": {"N": str(NO_TURN if before_turn is None else before_turn)},
-                ":status": {"S": before.status},
-                ":deadline": {"S": before.deadline or ""},
-                ":v": {"N": str(before.version)},
-            },
-        }
+    condition = (
+        "move_count = :mc AND turn_seat = :turn AND #status = :status "
+        "AND deadline = :deadline AND version = :v"
+    )
+    values = {
+        ":mc": {"N": str(before.state.move_count)},
+        ":turn": {"N": str(NO_TURN if before_turn is None else before_turn)},
+        ":status": {"S": before.status},
+        ":deadline": {"S": before.deadline or ""},
+        ":v": {"N": str(before.version)},
     }
+    return before.version + 1, condition, values, {"#status": "status"}
+
+
+def _game_put(after: GameRecord, before: GameRecord | None) -> tuple[GameRecord, dict[str, Any]]:
+    """The game as the write stores it (``after`` at its next version) and the game item's
+    ``Put``, conditioned on ``before`` (``_versioned``)."""
+    version, condition, values, names = _versioned(before)
+    stored = replace(after, version=version)
+    return stored, dynamo.put_op(game_item(stored), condition=condition, values=values, names=names)
+
+
+def results_counted(
+    record: GameRecord, rating: GameRating | None
+) -> tuple[GameRecord, dict[str, Any]]:
+    """A finished game whose result is now counted into its players' statistics and ratings
+    (``record``: the game as read; ``rating``: what it did to their ratings, when rated): the
+    game as the write stores it, and the transaction's ``Update`` that takes it out of the
+    ``pending`` index with its rating record, at its next version, conditioned like every write
+    of a game on the state it was read in (so a write of the game made meanwhile, a daily
+    game's seed published, is never overwritten by a game still pending, nor this by that)."""
+    version, condition, values, names = _versioned(record)
+    stored = replace(record, results_pending=False, rating=rating, version=version)
+    sets = ["version = :next"]
+    values = {**values, ":next": {"N": str(version)}}
+    if rating is not None:
+        sets.append("rating = :rating")
+        values[":rating"] = _rating(stored)["rating"]
+    op = dynamo.update_op(
+        keys.game(record.game_id),
+        f"SET {', '.join(sets)} REMOVE pending_shard, pending_at",
+        condition=f"attribute_exists(pending_shard) AND {condition}",
+        names=names,
+        values=values,
+    )
+    return stored, op
 
 
 def _refusal_op(idempotency: IdempotencyWrite) -> dict[str, Any]:
@@ -376,13 +487,16 @@ def write_game(
     moves: Sequence[dict[str, Any]] = (),
     idempotency: IdempotencyWrite | None = None,
     related: Sequence[dict[str, Any]] = (),
-) -> None:
-    """Write a game's new state, the log item of its new moves (with the request's key, when it
-    played them), the items that follow from the change (``related``) and a refused request's
-    idempotency record, all or nothing, in one ``TransactWriteItems`` (``dynamo.transact``,
-    which retries a transient conflict). The game item comes first (``failed(0)``)."""
+) -> GameRecord:
+    """Write a game's new state over ``before`` (None: a new game), the log item of its new
+    moves (with the request's key, when it played them), the items that follow from the change
+    (``related``) and a refused request's idempotency record, all or nothing, in one
+    ``TransactWriteItems`` (``dynamo.transact``, which retries a transient conflict); the game
+    as stored, at its next version (whatever version ``after`` holds). The game item comes
+    first (``failed(0)``); ``dynamo.WriteConflict`` if the game is no longer ``before``."""
     played = idempotency is not None and idempotency.played
-    items = [_game_put(after, before)]
+    stored, put = _game_put(after, before)
+    items = [put]
     if moves:
         mark = idempotency.mark() if idempotency is not None and played else None
         items.append(dynamo.new_item_op(moves_item(after.game_id, moves, mark)))
@@ -390,6 +504,165 @@ def write_game(
     if idempotency is not None and not played:
         items.append(_refusal_op(idempotency))
     dynamo.transact(items)
+    return stored
+
+
+MAX_LISTED = 500
+"""A player's running games or invitations are read whole, up to about this many."""
+
+
+# ---------------------------------------------------------------------------- a player's game items
+def _player_items(player_id: str, prefix: str) -> list[dict[str, Any]]:
+    """The player's items whose sort key starts with ``prefix`` (consistent ``Query`` pages,
+    stopping after the page that reaches ``MAX_LISTED``)."""
+    items: list[dict[str, Any]] = []
+    for page in dynamo.query_pages(
+        "pk = :pk AND begins_with(sk, :prefix)",
+        {":pk": {"S": keys.player_partition(player_id)}, ":prefix": {"S": prefix}},
+        consistent=True,
+    ):
+        items.extend(page)
+        if len(items) >= MAX_LISTED:
+            break
+    return items
+
+
+def running_items(player_id: str) -> list[dict[str, Any]]:
+    """The player's running-game items (``game_id``, ``seat``)."""
+    return _player_items(player_id, keys.RUNNING_SK)
+
+
+def finished_items(player_id: str) -> list[dict[str, Any]]:
+    """The player's finished-game items, oldest first (``game_id``, ``summary``)."""
+    return _player_items(player_id, keys.FINISHED_SK)
+
+
+def invitation_items(player_id: str) -> list[dict[str, Any]]:
+    """The invitations waiting for the player (``game_id``)."""
+    return _player_items(player_id, keys.INVITATION_SK)
+
+
+def finished_page(
+    player_id: str, start: dict[str, Any] | None, limit: int
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """One page of the player's finished games (their summaries), newest first, and the key the
+    next page starts after (one consistent ``Query``)."""
+    items, last = dynamo.query_page(
+        "pk = :pk AND begins_with(sk, :prefix)",
+        {":pk": {"S": keys.player_partition(player_id)}, ":prefix": {"S": keys.FINISHED_SK}},
+        consistent=True,
+        newest_first=True,
+        limit=limit,
+        start=start,
+    )
+    return [json.loads(item["summary"]["S"]) for item in items], last
+
+
+def ended_at_of(item: dict[str, Any]) -> str:
+    """When the game of a finished-game item ended (from its sort key)."""
+    return str(item["sk"]["S"]).split("#")[2]
+
+
+def running_item(record: GameRecord, seat: int, player_id: str) -> dict[str, Any]:
+    """The running-game item of the player in ``seat``."""
+    return {
+        **keys.running_game(player_id, record.game_id),
+        "game_id": {"S": record.game_id},
+        "seat": {"N": str(seat)},
+        "variant": {"S": record.settings.variant},
+        "created_at": {"S": record.created_at},
+    }
+
+
+def finished_item(record: GameRecord, seat: int, player_id: str) -> dict[str, Any]:
+    """The finished-game item of the player in ``seat``: the summary their history shows."""
+    ended_at = record.ended_at or record.created_at
+    summary = json.dumps(game_summary(record, seat), separators=(",", ":"))
+    return {
+        **keys.finished_game(player_id, ended_at, record.game_id),
+        "game_id": {"S": record.game_id},
+        "seat": {"N": str(seat)},
+        "variant": {"S": record.settings.variant},
+        "rated": {"BOOL": record.rated},
+        "summary": {"S": summary},
+    }
+
+
+def invitation_item(record: GameRecord, player_id: str) -> dict[str, Any]:
+    """An invitation to ``record`` for ``player_id``."""
+    host = record.seats[0]
+    return {
+        **keys.invitation(player_id, record.game_id),
+        "game_id": {"S": record.game_id},
+        "from": {"S": host.name},
+        "variant": {"S": record.settings.variant},
+        "created_at": {"S": record.created_at},
+    }
+
+
+def running_game_put(record: GameRecord, seat: int, player_id: str) -> dict[str, Any]:
+    """A transaction's ``Put`` of the running-game item of the player in ``seat``."""
+    return dynamo.put_op(running_item(record, seat, player_id))
+
+
+def running_game_delete(player_id: str, game_id: str) -> dict[str, Any]:
+    """A transaction's ``Delete`` of a player's running-game item."""
+    return dynamo.delete_op(keys.running_game(player_id, game_id))
+
+
+def finished_game_put(record: GameRecord, seat: int, player_id: str) -> dict[str, Any]:
+    """A transaction's ``Put`` of the finished-game item of the player in ``seat``."""
+    return dynamo.put_op(finished_item(record, seat, player_id))
+
+
+def invitation_put(record: GameRecord, player_id: str) -> dict[str, Any]:
+    """A transaction's ``Put`` of an invitation to ``record`` for ``player_id``."""
+    return dynamo.put_op(invitation_item(record, player_id))
+
+
+def invitation_delete(player_id: str, game_id: str) -> dict[str, Any]:
+    """A transaction's ``Delete`` of an invitation."""
+    return dynamo.delete_op(keys.invitation(player_id, game_id))
+
+
+def finished_items_moved(
+    items: Sequence[dict[str, Any]], from_id: str, to_id: str, name: str
+) -> int:
+    """Move finished-game items (``finished_items`` of ``from_id``, a claimed guest) to
+    ``to_id`` (the account, shown as ``name`` in their summaries), in one transaction: each
+    copy put only if not there yet, with the deletion of its original. When that is refused
+    (some copies were there already: a repeated claim), the rest move pair by pair, each pair
+    again one transaction (a copy already there: only the original is deleted). How many
+    moved."""
+    pairs = [_moved_finished(item, from_id, to_id, name) for item in items]
+    try:
+        dynamo.transact([op for pair in pairs for op in pair])
+        return len(pairs)
+    except dynamo.WriteConflict:
+        pass
+    moved = 0
+    for put, delete in pairs:
+        try:
+            dynamo.transact([put, delete])
+            moved += 1
+        except dynamo.WriteConflict:
+            dynamo.transact([delete])
+    return moved
+
+
+def _moved_finished(
+    item: dict[str, Any], from_id: str, to_id: str, name: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    summary = json.loads(item["summary"]["S"])
+    for seat in summary["seats"]:
+        if seat["player_id"] == from_id:
+            seat.update(kind="account", player_id=to_id, name=name)
+    copy = {
+        **item,
+        **keys.finished_game(to_id, ended_at_of(item), item["game_id"]["S"]),
+        "summary": {"S": json.dumps(summary, separators=(",", ":"))},
+    }
+    return dynamo.new_item_op(copy), dynamo.delete_op({"pk": item["pk"], "sk": item["sk"]})
 
 
 # ---------------------------------------------------------------------------- the sweeper's indexes
@@ -428,27 +701,3 @@ def until_written(
     ``exhausted()`` (``GameConflict`` unless the use case names its own). A refusal
     ``attempt`` raises goes through at once."""
     return dynamo.read_modify_write(attempt, attempts, exhausted)
-
-
-# ---------------------------------------------------------------------------- a result counted
-def results_counted(
-    record: GameRecord, rating: GameRating | None
-) -> tuple[GameRecord, dict[str, Any]]:
-    """A finished game whose result is now counted into its players' statistics and ratings
-    (``record``: the game as read; ``rating``: what it did to their ratings, when rated): the
-    game as the write leaves it, and the transaction's ``Update`` that takes it out of the
-    ``pending`` index, only if it is still in (so it is counted once: ``play.results``), with
-    its rating record when it was rated."""
-    stored = replace(record, results_pending=False, rating=rating)
-    if rating is None:
-        return stored, dynamo.update_op(
-            keys.game(record.game_id),
-            "REMOVE pending_shard, pending_at",
-            condition="attribute_exists(pending_shard)",
-        )
-    return stored, dynamo.update_op(
-        keys.game(record.game_id),
-        "SET rating = :rating REMOVE pending_shard, pending_at",
-        condition="attribute_exists(pending_shard)",
-        values={":rating": _rating(stored)["rating"]},
-    )

@@ -21,8 +21,9 @@ def persist(
     moves: Sequence[dict[str, Any]] = (),
     idempotency: store.IdempotencyWrite | None = None,
     extra: Sequence[dict[str, Any]] = (),
-) -> None:
+) -> GameRecord:
     """Write ``after`` over ``before`` (None: a new game) with everything that follows from it;
+    the game as stored, at its next version (``store.write_game`` moves it: callers never do);
     ``dynamo.WriteConflict`` if the game is no longer ``before`` (or a related condition fails)."""
     related = [*related_items(before, after), *extra]
-    store.write_game(after, before, moves, idempotency, related)
+    return store.write_game(after, before, moves, idempotency, related)

@@ -28,7 +28,8 @@ from typing import Any
 
 from ..games import store
 from ..games.record import GameRecord
-from ..games.watchers import Subscription, parse_subscription, subscriptions, watchers
+from ..games.store import parse_subscription, subscriptions
+from ..games.watchers import Subscription, watchers
 from ..notify import notices, outbox
 from ..platform import clock
 from ..platform.observability import count, logger

@@ -16,9 +16,9 @@ from typing import Any
 
 from ..games import store, writes
 from ..games.current import existing
-from ..games.player_items import running_items
 from ..games.record import GameRecord
 from ..games.seats import seat_of
+from ..games.store import running_items
 from ..games.views import game_view
 from ..people.store import get_profiles
 from ..platform import auth, clock
@@ -55,9 +55,7 @@ def _switch_off(game_id: str, check: Callable[[GameRecord], object] | None = Non
             return record
         if record.status in ("finished", "cancelled"):
             raise GameOver(f"The game is {record.status}; nobody watches it live.")
-        after = record.evolve(spectators_off=True, version=record.version + 1)
-        writes.persist(after, record)
-        return after
+        return writes.persist(record.evolve(spectators_off=True), record)
 
     return store.until_written(attempt, ATTEMPTS)
 

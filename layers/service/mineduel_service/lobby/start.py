@@ -172,9 +172,8 @@ def join_game(caller: auth.Caller, game_id: str, request: JoinRequest) -> dict[s
             status="active" if full else "waiting",
             deadline=deadline_after(now, record.move_deadline_s) if full else None,
             lapses_at=None if full else record.lapses_at,
-            version=record.version + 1,
         )
-        writes.persist(after, record)
+        after = writes.persist(after, record)
         follow_schedule(record, after)
         return game_view(after, index)
 

@@ -33,8 +33,7 @@ def decline(caller: auth.Caller, game_id: str) -> dict[str, Any]:
         if record.status != "waiting":
             raise GameNotWaiting(f"The game is {record.status}; nothing to decline.")
         seats[mine[0]] = Seat("open")
-        after = record.revised(seats=tuple(seats))
-        writes.persist(after, record)
+        after = writes.persist(record.evolve(seats=tuple(seats)), record)
         return game_view(after)
 
     return store.until_written(attempt, ATTEMPTS)
@@ -49,8 +48,7 @@ def cancel(caller: auth.Caller, game_id: str) -> dict[str, Any]:
             raise NotTheCreator()
         if record.status != "waiting":
             raise GameNotWaiting(f"The game is {record.status}; only a waiting game is cancelled.")
-        after = record.cancelled(clock.iso(clock.now()))
-        writes.persist(after, record)
+        after = writes.persist(record.cancelled(clock.iso(clock.now())), record)
         count("GamesCancelled")
         return game_view(after, after.creator_seat)
 

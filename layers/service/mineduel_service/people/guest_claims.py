@@ -8,20 +8,19 @@ finished by calling it again:
 2. each running game's seat passes to the account (the game's own conditional write, with its
    index items);
 3. each finished game's history item moves (put under the account only if not there yet, in
-   the same transaction as its deletion under the guest);
+   the same transaction as its deletion under the guest: ``games.store.finished_items_moved``);
 4. the guest's statistics are merged into the account's (both profiles conditioned on their
    versions, the guest's marked claimed so it is merged only once).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..games import store, writes
-from ..games.player_items import ended_at_of, finished_items, running_items
 from ..games.record import GameRecord, Seat
-from ..platform import auth, clock, dynamo, keys
+from ..games.store import finished_items, running_items
+from ..platform import auth, clock, dynamo
 from ..platform.observability import count
 from .errors import ClaimConflict, GuestAlreadyClaimed, GuestTokenInvalid, NotAGuestToken
 from .identity import account_only
@@ -71,7 +70,7 @@ class _StillRacing(Exception):
 
 def _move_running(guest_id: str, caller: auth.Caller, name: str) -> int:
     moved = 0
-    for game_id in store.get_games([item["game_id"]["S"] for item in running_items(guest_id)]):
+    for game_id in store.get_game([item["game_id"]["S"] for item in running_items(guest_id)]):
 
         def attempt(game_id: str = game_id) -> bool:
             record = store.get_game(game_id)
@@ -99,45 +98,17 @@ def _seated(record: GameRecord, guest_id: str, caller: auth.Caller, name: str) -
         else seat
         for seat in record.seats
     )
-    return record.evolve(seats=seats, version=record.version + 1)
+    return record.evolve(seats=seats)
 
 
 def _move_finished(guest_id: str, caller: auth.Caller, name: str) -> int:
     items = finished_items(guest_id)
-    moved = 0
-    for start in range(0, len(items), PAIRS_PER_WRITE):
-        batch: list[dict[str, Any]] = []
-        for item in items[start : start + PAIRS_PER_WRITE]:
-            summary = json.loads(item["summary"]["S"])
-            for seat in summary["seats"]:
-                if seat["player_id"] == guest_id:
-                    seat.update(kind="account", player_id=caller.player_id, name=name)
-            copy = {
-                **item,
-                **keys.finished_game(caller.player_id, ended_at_of(item), item["game_id"]["S"]),
-                "summary": {"S": json.dumps(summary, separators=(",", ":"))},
-            }
-            batch.append(dynamo.new_item_op(copy))
-            batch.append(dynamo.delete_op({"pk": item["pk"], "sk": item["sk"]}))
-        try:
-            dynamo.transact(batch)
-            moved += len(batch) // 2
-        except dynamo.WriteConflict:
-            moved += _move_one_by_one(batch)
-    return moved
-
-
-def _move_one_by_one(batch: list[dict[str, Any]]) -> int:
-    """After a batch was refused (some copies were there already: a repeated claim), move the
-    rest pair by pair."""
-    moved = 0
-    for put, delete in zip(batch[::2], batch[1::2], strict=True):
-        try:
-            dynamo.transact([put, delete])
-            moved += 1
-        except dynamo.WriteConflict:
-            dynamo.transact([delete])
-    return moved
+    return sum(
+        store.finished_items_moved(
+            items[start : start + PAIRS_PER_WRITE], guest_id, caller.player_id, name
+        )
+        for start in range(0, len(items), PAIRS_PER_WRITE)
+    )
 
 
 def _merge_stats(guest_id: str, account_id: str) -> None:

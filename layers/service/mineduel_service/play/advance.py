@@ -126,7 +126,7 @@ def after_moves(
     # (``daily.housekeeping``).
     publish = finished and seed is not None and record.daily is None
     moved = set(record.seats_moved) | {m.seat for m in moves if not m.is_elimination}
-    after = record.revised(
+    after = record.evolve(
         state=state,
         seats_moved=tuple(sorted(moved)),
         status="finished" if finished else record.status,
@@ -178,9 +178,8 @@ def write(
     the process dies between two writes, the sweeper finds the game due and plays on from
     there. A game that ended forgets its seed (it is public now).
     """
-    writes.persist(after, before, log, idempotency)
+    last = writes.persist(after, before, log, idempotency)
     written = list(log)
-    last = after
     while bot_to_move(last.state, _kinds(last)) is not None:
         if seed is None:
             seed = crypto.decrypt_seed(last.seed_ciphertext, last.game_id)
@@ -188,11 +187,10 @@ def write(
         # The request's key keeps up: a retry answers with every move this request caused.
         kept = idempotency.extended_to(more[-1]["n"]) if idempotency and more else None
         try:
-            writes.persist(following, last, more, kept)
+            last = writes.persist(following, last, more, kept)
         except WriteConflict:
             break  # someone else is playing this game on; their write stands
         written.extend(more)
-        last = following
     if last.status == "finished":
         crypto.forget_seed(last.game_id)
     return Stored(last, written)

@@ -176,7 +176,7 @@ def load(
     if key.key_hash is None:
         record, previous = store.get_game(game_id), None
     else:
-        record, previous = store.get_game_with_first_answer(game_id, cred.player_id, key.key_hash)
+        record, previous = store.get_game(game_id, first_answer_to=(cred.player_id, key.key_hash))
     if record is None:
         raise GameNotFound()
     if previous is None and key.key_hash is not None and record.state.move_count > expected_move:

@@ -37,13 +37,11 @@ def give_warning(record: GameRecord) -> str:
     """Record the running turn's warning and arm the turn's deadline schedule; what happened
     (``warned``, or ``raced`` when the game moved on meanwhile)."""
     if not was_warned(record):
-        after = record.revised(warned_for=record.deadline)
         try:
-            writes.persist(after, record)
+            record = writes.persist(record.evolve(warned_for=record.deadline), record)
         except WriteConflict:
             return "raced"
         count("TurnsWarned")
-        record = after
     arm_deadline(record)
     return "warned"
 

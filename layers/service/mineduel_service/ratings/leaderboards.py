@@ -5,13 +5,15 @@ Every few minutes (``LeaderboardSnapshotSchedule``) ``snapshot_all`` reads the s
 are established; drops those who have not played a rated game in the last 30 days (from the
 index too, so it stays the size of the active listed players); ranks the rest; and writes:
 - ``LEADERBOARD#<variant>`` / ``HEAD``: the snapshot's time, size and first page;
-- ``LEADERBOARD#<variant>`` / ``PAGE#<snapshot>#<n>``: pages 2 to 5 of that snapshot (they
-  expire a day later, so a cursor keeps paging through the snapshot it started in);
+- ``LEADERBOARD#<variant>`` / ``PAGE#<snapshot>#<n>``: its pages of ``PAGE_SIZE`` entries, 1
+  to 5 (they expire a day later, so a cursor keeps paging through the snapshot it started in);
 - ``LEADERBOARD#<variant>`` / ``RANKS``: how many players hold each rating, from which any
   rating's rank is one sum ("my rank").
 
-A read (``GET /v1/leaderboards/{variant}``) is then one ``BatchGetItem``: the page, the counts
-and the caller's own rating item, whatever the number of players (docs/ratings.md).
+A read (``GET /v1/leaderboards/{variant}``) is then one ``BatchGetItem``: the page (the head,
+or the cursor's stored pages that hold its ``limit`` entries), the counts and the caller's own
+rating item, whatever the number of players; a first page longer than the head's reads the
+snapshot's next pages in a second one (docs/ratings.md). The items are ``store``'s.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..platform import auth, clock, dynamo, keys, pagination
+from ..platform import auth, clock, pagination
 from ..platform.observability import count, logger
 from .errors import LeaderboardNotFound
 from .model import (
@@ -31,41 +33,25 @@ from .model import (
     RatingSystem,
     system_for,
 )
-from .store import active_since, listed, parse_rating
+from .store import (
+    SnapshotRead,
+    active_since,
+    index_items,
+    listed,
+    parse_rating,
+    put_snapshot,
+    read_snapshot,
+    unlist,
+)
 
 TOP = 100
 PAGE_SIZE = 20
+"""Entries a stored page holds, and a read's default ``limit``."""
+MAX_LIMIT = 100
 PAGE_TTL_S = 86400
 
 
 # ---------------------------------------------------------------------------- the snapshot
-def _candidates(variant: str) -> list[dict[str, Any]]:
-    """Every item in ``variant``'s partitions of the ``leaderboard`` index."""
-    items: list[dict[str, Any]] = []
-    for shard in keys.leaderboard_shards(variant):
-        items.extend(
-            dynamo.query(
-                "lb_shard = :shard", {":shard": {"S": shard}}, index=keys.LEADERBOARD_INDEX
-            )
-        )
-    return items
-
-
-def _unlist(item: dict[str, Any]) -> bool:
-    """Take an inactive rating out of the index, unless it changed since it was read (a game
-    just counted, or the player's settings changed): then its own write decided."""
-    try:
-        dynamo.update(
-            {"pk": item["pk"], "sk": item["sk"]},
-            "REMOVE lb_shard, lb_score",
-            condition="version = :v AND played_at = :p AND lb_score = :s",
-            values={":v": item["version"], ":p": item["played_at"], ":s": item["lb_score"]},
-        )
-    except dynamo.WriteConflict:
-        return False
-    return True
-
-
 def _entry(item: dict[str, Any]) -> dict[str, Any]:
     return {
         "username": item["username"]["S"],
@@ -114,9 +100,9 @@ def snapshot(variant: str, now: datetime) -> dict[str, int]:
     since = active_since(now)
     entries: list[dict[str, Any]] = []
     unlisted = 0
-    for item in _candidates(variant):
+    for item in index_items(variant):
         if item["played_at"]["S"] < since:
-            unlisted += 1 if _unlist(item) else 0
+            unlisted += 1 if unlist(item) else 0
         elif _eligible(item):
             entries.append(_entry(item))
     board = ranked(entries)
@@ -124,31 +110,8 @@ def snapshot(variant: str, now: datetime) -> dict[str, int]:
     pages = [top[i : i + PAGE_SIZE] for i in range(0, len(top), PAGE_SIZE)] or [[]]
     taken = clock.iso(now)
     expires = int((now + timedelta(seconds=PAGE_TTL_S)).timestamp())
-    for number, page in enumerate(pages[1:], start=2):
-        dynamo.put(
-            {
-                **keys.leaderboard(variant, keys.leaderboard_page_sk(taken, number)),
-                "entries": {"S": json.dumps(page, separators=(",", ":"))},
-                "expires_ttl": {"N": str(expires)},
-            }
-        )
     counts = sorted(Counter(e["rating"] for e in board).items(), reverse=True)
-    dynamo.put(
-        {
-            **keys.leaderboard(variant, "RANKS"),
-            "snapshot": {"S": taken},
-            "counts": {"S": json.dumps(counts, separators=(",", ":"))},
-        }
-    )
-    dynamo.put(
-        {
-            **keys.leaderboard(variant, "HEAD"),
-            "snapshot": {"S": taken},
-            "players": {"N": str(len(board))},
-            "pages": {"N": str(len(pages))},
-            "entries": {"S": json.dumps(pages[0], separators=(",", ":"))},
-        }
-    )
+    put_snapshot(variant, taken, pages, counts, len(board), expires)
     return {"players": len(board), "unlisted": unlisted}
 
 
@@ -186,48 +149,98 @@ def rated_variant(variant: str) -> RatingSystem:
 
 
 def leaderboard(
-    system: RatingSystem, cred: auth.Credential | None, cursor: str | None
+    system: RatingSystem,
+    cred: auth.Credential | None,
+    cursor: str | None,
+    limit: int = PAGE_SIZE,
 ) -> dict[str, Any]:
-    """``GET /v1/leaderboards/{variant}``: a page of the latest snapshot, and where the caller
-    stands (``me``: null for anonymous callers, guests and players not listed); one
-    ``BatchGetItem``."""
+    """``GET /v1/leaderboards/{variant}``: up to ``limit`` entries of the latest snapshot (the
+    cursor's: the one its first page was read from), and where the caller stands (``me``: null
+    for anonymous callers, guests and players not listed); one ``BatchGetItem``, two for a
+    first page longer than the head's."""
     variant = system.variant
     player_id = cred.player_id if cred is not None and cred.kind == "account" else None
     kind = f"leaderboard-{variant}"
     position = pagination.decode(kind, cursor)
-    page, snapshot_id = _page_of(position)
-    page_key = keys.leaderboard(
-        variant, "HEAD" if page == 1 else keys.leaderboard_page_sk(snapshot_id, page)
-    )
-    wanted = [page_key, keys.leaderboard(variant, "RANKS")]
-    if player_id is not None:
-        wanted.append(keys.rating(player_id, variant))
-    found = {item["sk"]["S"]: item for item in dynamo.batch_get(wanted, consistent=False)}
-    head = found.get(page_key["sk"]["S"])
-    if head is None and page != 1:
-        raise pagination.bad_cursor()
-    entries = json.loads(head["entries"]["S"]) if head else []
-    pages = int(head["pages"]["N"]) if head and "pages" in head else page
-    taken = head["snapshot"]["S"] if head and "snapshot" in head else snapshot_id
+    if position is None:
+        found = read_snapshot(variant, head=True, player_id=player_id)
+        taken, offset = found.head["snapshot"]["S"] if found.head else "", 0
+        size = min(int(found.head["players"]["N"]), TOP) if found.head else 0
+        entries = found.head_entries()[:limit]
+        if len(entries) < min(limit, size):
+            entries += _more_of_head(variant, taken, len(entries), min(limit, size))
+        if len(entries) < min(limit, size):  # its pages are gone (no snapshot for a day)
+            size = len(entries)
+    else:
+        taken, offset, size = _position(position)
+        end = min(offset + limit, size)
+        found = read_snapshot(
+            variant, head=False, snapshot=taken, pages=_pages(offset, end), player_id=player_id
+        )
+        entries = _entries(found, offset, end)
+        if len(entries) < end - offset:  # a page shorter than its place says: the last one
+            size = offset + len(entries)
     following = None
-    if head is not None and page < pages:
-        following = pagination.encode(kind, {"page": page + 1, "snapshot": taken})
+    if offset + len(entries) < size:
+        following = pagination.encode(
+            kind, {"snapshot": taken, "offset": offset + len(entries), "size": size}
+        )
     return {
         "variant": variant,
         "entries": entries,
         "next": following,
-        "me": me_entry(found.get(f"{keys.RATING_SK}{variant}"), found.get("RANKS")),
-        "updated_at": found["RANKS"]["snapshot"]["S"] if "RANKS" in found else None,
+        "me": me_entry(found.mine, found.ranks),
+        "updated_at": found.updated_at,
     }
 
 
-def _page_of(position: dict[str, Any] | None) -> tuple[int, str]:
-    if position is None:
-        return 1, ""
-    page, snapshot_id = position.get("page"), position.get("snapshot")
-    if not isinstance(page, int) or not isinstance(snapshot_id, str) or not 2 <= page <= 99:
+def _pages(start: int, end: int) -> list[int]:
+    """The stored pages (from 1) holding the entries ``start`` (0-based) to ``end`` (excluded)."""
+    return list(range(start // PAGE_SIZE + 1, (end - 1) // PAGE_SIZE + 2)) if end > start else []
+
+
+def _entries(
+    found: SnapshotRead, start: int, end: int, *, strict: bool = True
+) -> list[dict[str, Any]]:
+    """The entries ``start`` to ``end`` of a snapshot, in rank order, from the stored pages
+    ``found`` holds. A page that has expired is ``bad-cursor`` (the cursor is older than its
+    snapshot's pages), or, not ``strict``, the end of what can be read."""
+    numbers = _pages(start, end)
+    missing = [number for number in numbers if number not in found.pages]
+    if missing and strict:
         raise pagination.bad_cursor()
-    return page, snapshot_id
+    readable = [number for number in numbers if not missing or number < missing[0]]
+    rows = [entry for number in readable for entry in found.pages[number]]
+    skip = start - (numbers[0] - 1) * PAGE_SIZE if numbers else 0
+    return rows[skip : skip + end - start]
+
+
+def _more_of_head(variant: str, taken: str, start: int, end: int) -> list[dict[str, Any]]:
+    """The entries ``start`` to ``end`` of snapshot ``taken`` past its head's, read from its
+    stored pages (one more ``BatchGetItem``: a first page longer than the head's)."""
+    found = read_snapshot(
+        variant, head=False, ranks=False, snapshot=taken, pages=_pages(start, end)
+    )
+    return _entries(found, start, end, strict=False)
+
+
+def _position(position: dict[str, Any]) -> tuple[str, int, int]:
+    """A cursor's snapshot, offset and size (the snapshot's entries), checked. A cursor given
+    out before reads took ``limit`` names a stored page (2 to 5) instead: it reads on from that
+    page's first entry, to the end of that page at most."""
+    taken, offset, size = position.get("snapshot"), position.get("offset"), position.get("size")
+    page = position.get("page")
+    if isinstance(page, int) and 2 <= page <= TOP // PAGE_SIZE and offset is None:
+        offset = (page - 1) * PAGE_SIZE
+        size = offset + PAGE_SIZE
+    if (
+        not isinstance(taken, str)
+        or not isinstance(offset, int)
+        or not isinstance(size, int)
+        or not 0 < offset < size <= TOP
+    ):
+        raise pagination.bad_cursor()
+    return taken, offset, size
 
 
 def me_entry(item: dict[str, Any] | None, ranks: dict[str, Any] | None) -> dict[str, int] | None:

@@ -6,11 +6,17 @@ history, and a copy of what the leaderboard needs from the profile (the username
 ``leaderboard`` setting). While the player is listed, established and active, the item also
 carries the sparse ``leaderboard`` index's keys, so the snapshot reads only such players
 (docs/ratings.md).
+
+The leaderboard's snapshot items are here too (``LEADERBOARD#<variant>`` / ``HEAD``, ``RANKS``,
+``PAGE#<snapshot>#<n>``; what they hold is ``leaderboards``' to say): written by
+``put_snapshot``, read by ``read_snapshot`` in one ``BatchGetItem``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -126,3 +132,128 @@ def current_rating(
 ) -> PlayerRating:
     """The player's rating in ``system``'s variant: stored, or a new player's."""
     return stored.get((player_id, system.variant)) or new_rating(player_id, system)
+
+
+# ---------------------------------------------------------------------------- the leaderboard index
+def index_items(variant: str) -> list[dict[str, Any]]:
+    """Every rating item in ``variant``'s partitions of the sparse ``leaderboard`` index (one
+    ``Query`` a partition and page; the index projects what the snapshot needs)."""
+    items: list[dict[str, Any]] = []
+    for shard in keys.leaderboard_shards(variant):
+        items.extend(
+            dynamo.query(
+                "lb_shard = :shard", {":shard": {"S": shard}}, index=keys.LEADERBOARD_INDEX
+            )
+        )
+    return items
+
+
+def unlist(item: dict[str, Any]) -> bool:
+    """Take an inactive rating (an ``index_items`` item) out of the index, unless it changed
+    since it was read (a game just counted, or the player's settings changed): then its own
+    write decided. False when it had changed."""
+    try:
+        dynamo.update(
+            {"pk": item["pk"], "sk": item["sk"]},
+            "REMOVE lb_shard, lb_score",
+            condition="version = :v AND played_at = :p AND lb_score = :s",
+            values={":v": item["version"], ":p": item["played_at"], ":s": item["lb_score"]},
+        )
+    except dynamo.WriteConflict:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------- the snapshot items
+HEAD = "HEAD"
+RANKS = "RANKS"
+
+
+def put_snapshot(
+    variant: str,
+    taken: str,
+    pages: Sequence[Sequence[dict[str, Any]]],
+    counts: Sequence[tuple[int, int]],
+    players: int,
+    expires_at: int,
+) -> None:
+    """Write a snapshot of ``variant``'s leaderboard taken at ``taken``: each page of ranked
+    entries (``PAGE#<taken>#<n>``, from 1, expiring at ``expires_at``: a cursor reads the pages
+    of the snapshot it started in), then ``RANKS`` (``counts``: how many players hold each
+    rating), then ``HEAD`` (the snapshot's time, size and first page), one ``PutItem`` each;
+    ``HEAD`` last, so a read never finds a head whose pages are not written yet."""
+    for number, page in enumerate(pages, start=1):
+        dynamo.put(
+            {
+                **keys.leaderboard(variant, keys.leaderboard_page_sk(taken, number)),
+                "entries": {"S": json.dumps(list(page), separators=(",", ":"))},
+                "expires_ttl": {"N": str(expires_at)},
+            }
+        )
+    dynamo.put(
+        {
+            **keys.leaderboard(variant, RANKS),
+            "snapshot": {"S": taken},
+            "counts": {"S": json.dumps([list(c) for c in counts], separators=(",", ":"))},
+        }
+    )
+    dynamo.put(
+        {
+            **keys.leaderboard(variant, HEAD),
+            "snapshot": {"S": taken},
+            "players": {"N": str(players)},
+            "pages": {"N": str(len(pages))},
+            "entries": {"S": json.dumps(list(pages[0]) if pages else [], separators=(",", ":"))},
+        }
+    )
+
+
+@dataclass(frozen=True)
+class SnapshotRead:
+    """What one read of a leaderboard found: the head (None when none was asked for, or there is
+    no snapshot yet), the pages asked for (number -> entries; a page that has expired is left
+    out), the rating counts, and the caller's rating item."""
+
+    head: dict[str, Any] | None
+    pages: dict[int, list[dict[str, Any]]]
+    ranks: dict[str, Any] | None
+    mine: dict[str, Any] | None
+
+    @property
+    def updated_at(self) -> str | None:
+        """When the latest snapshot was taken (None before the first)."""
+        return self.ranks["snapshot"]["S"] if self.ranks else None
+
+    def head_entries(self) -> list[dict[str, Any]]:
+        """The head's first page (empty before the first snapshot)."""
+        return json.loads(self.head["entries"]["S"]) if self.head else []
+
+
+def read_snapshot(
+    variant: str,
+    *,
+    head: bool,
+    ranks: bool = True,
+    snapshot: str = "",
+    pages: Sequence[int] = (),
+    player_id: str | None = None,
+) -> SnapshotRead:
+    """The leaderboard items one read needs, in one eventually consistent ``BatchGetItem``:
+    with ``ranks``, ``RANKS``; with ``head``, ``HEAD``; the ``pages`` of ``snapshot``; with
+    ``player_id``, that player's rating item."""
+    wanted = [keys.leaderboard(variant, RANKS)] if ranks else []
+    if head:
+        wanted.append(keys.leaderboard(variant, HEAD))
+    page_of = {keys.leaderboard_page_sk(snapshot, n): n for n in pages}
+    wanted += [keys.leaderboard(variant, sk) for sk in page_of]
+    if player_id is not None:
+        wanted.append(keys.rating(player_id, variant))
+    found = {item["sk"]["S"]: item for item in dynamo.batch_get(wanted, consistent=False)}
+    return SnapshotRead(
+        head=found.get(HEAD),
+        pages={
+            n: json.loads(found[sk]["entries"]["S"]) for sk, n in page_of.items() if sk in found
+        },
+        ranks=found.get(RANKS),
+        mine=found.get(f"{keys.RATING_SK}{variant}"),
+    )
