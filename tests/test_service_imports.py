@@ -11,6 +11,11 @@ them), and proven to catch what they forbid.
    services' answers: ``PUSH_SERVICE_CLIENT``).
 4. DynamoDB is spoken in one module (``platform.dynamo``), and every key of the table is built
    in one (``platform.keys``).
+5. Each domain's items have one owner, its ``store``: only a store (or ``platform``) imports
+   ``platform.dynamo`` or ``platform.keys`` (elsewhere, only the ``WriteConflict`` a store
+   raised may be imported, to be caught), writes DynamoDB's typed values (``{"S": ...}``,
+   ``item["N"]``), names a key or index attribute of the table (read from ``template.yaml``) or
+   writes a DynamoDB expression. Handlers import neither module.
 
 The checks run on a directory, so the test can plant each kind of violation in a copy of the
 tree and see it reported.
@@ -19,6 +24,7 @@ tree and see it reported.
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -306,6 +312,119 @@ def dynamo_violations(root: Path) -> list[str]:
     return found
 
 
+STORE = "store"
+"""A domain's one module that knows its items: their keys, attribute names and typed values."""
+TYPED_VALUES = frozenset({"S", "N", "B", "SS", "NS", "BS", "M", "L", "NULL", "BOOL"})
+"""DynamoDB's attribute value types, as the low-level client writes them (``{"S": "text"}``)."""
+EXPRESSION = re.compile(
+    r"attribute_(not_)?exists\(|\bbegins_with\(|\bif_not_exists\(|\b(SET|ADD|REMOVE)\s+[#A-Za-z_]"
+    r"|#[a-z_]\w*\s*(=|<|>)|^:[a-z_]\w*$|(=|<|>|,|\(|\bBETWEEN|\bAND|\bADD|\bDELETE)\s*:[a-z_]\w*"
+)
+"""The marks of a DynamoDB condition, update or key expression (``attribute_not_exists(pk)``,
+``SET #s = :s``, ``pk = :pk``)."""
+
+
+def _attribute_names(root: Path) -> frozenset[str]:
+    """The table's key and index attributes and its TTL attribute, read from the template."""
+    text = (root / "template.yaml").read_text()
+    names = re.findall(r"AttributeName:\s*([A-Za-z_][A-Za-z0-9_]*)", text)
+    assert "pk" in names and "sk" in names, "the template's table has no pk/sk"
+    return frozenset(names)
+
+
+def _owns_items(module: Module) -> bool:
+    return module.name == STORE or module.package == "platform"
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the string constants that are docstrings (they may describe items)."""
+    found = set()
+    for node in _walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                found.add(id(value))
+    return found
+
+
+def _item_shapes(module: Module, attributes: frozenset[str]) -> list[str]:
+    """Where ``module`` writes a typed value, names a key attribute or writes an expression."""
+    found = []
+    docstrings = _docstrings(module.tree)
+    for node in _walk(module.tree):
+        line = getattr(node, "lineno", 0)
+        keys: list[ast.expr | None] = []
+        if isinstance(node, ast.Dict):
+            keys = list(node.keys)
+            if len(node.keys) == 1 and _constant_in(node.keys[0], TYPED_VALUES):
+                found.append(f"{module.where}:{line} writes a typed value: {ast.unparse(node)}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("get", "pop", "setdefault") and node.args:
+                keys = [node.args[0]]
+        elif isinstance(node, ast.Subscript):
+            keys = [node.slice]
+            if _constant_in(node.slice, TYPED_VALUES):
+                found.append(f"{module.where}:{line} reads a typed value: {ast.unparse(node)}")
+        for key in keys:
+            if _constant_in(key, attributes):
+                found.append(
+                    f"{module.where}:{line} names the table's attribute {ast.unparse(key)}"
+                )
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and EXPRESSION.search(node.value)
+        ):
+            found.append(f"{module.where}:{line} writes a DynamoDB expression: {node.value!r}")
+    return found
+
+
+def _constant_in(node: ast.AST | None, names: frozenset[str]) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names
+
+
+def _speaks_dynamo(imported: Import, names: list[str]) -> bool:
+    """An import of ``platform.dynamo`` or ``platform.keys`` (the exception class aside)."""
+    if imported.package != "platform":
+        return False
+    if imported.module == "keys":
+        return True
+    return imported.module == "dynamo" and names != ["WriteConflict"]
+
+
+def _imported_names(tree: ast.Module, line: int) -> list[str]:
+    for node in _walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.lineno == line:
+            return [alias.name for alias in node.names]
+    return []
+
+
+def store_violations(root: Path) -> list[str]:
+    """Rule 5: a domain's items are known to its store alone; handlers know none."""
+    attributes = _attribute_names(root)
+    found = []
+    for module in _modules(root, _layers(root)):
+        if _owns_items(module):
+            continue
+        for imported in imports_of(root, module, module.tree):
+            names = _imported_names(module.tree, imported.line)
+            if _speaks_dynamo(imported, names if imported.module == "dynamo" else []):
+                found.append(
+                    f"{module.where}:{imported.line} imports platform.{imported.module}, "
+                    "which only stores may"
+                )
+        found.extend(_item_shapes(module, attributes))
+    for app in sorted((root / "functions").glob("*/app.py")):
+        for imported in imports_of(root, None, _parse(app)):
+            if imported.package == "platform" and imported.module in ("dynamo", "keys"):
+                found.append(
+                    f"{app.relative_to(root)}:{imported.line} imports platform.{imported.module}"
+                )
+    return found
+
+
 def violations(root: Path) -> list[str]:
     """Every rule's findings for the tree at ``root``."""
     return [
@@ -313,6 +432,7 @@ def violations(root: Path) -> list[str]:
         *use_case_violations(root),
         *status_violations(root),
         *dynamo_violations(root),
+        *store_violations(root),
     ]
 
 
@@ -339,7 +459,7 @@ PLANTED = {
     ),
     "two domains of one rank importing each other": (
         "lobby/start.py",
-        "from ..live import connections\n",
+        "from ..live import store\n",
         "lobby/start.py",
     ),
     "a use case importing another domain's use case": (
@@ -372,6 +492,36 @@ PLANTED = {
         'def _key(p):\n    return {"pk": {"S": "PLAYER#" + p}, "sk": {"S": "PROFILE"}}\n',
         "builds a key",
     ),
+    "a use case speaking DynamoDB through the module": (
+        "play/resign.py",
+        "from ..platform import dynamo\n",
+        "play/resign.py",
+    ),
+    "a use case building a key": (
+        "lobby/waiting.py",
+        "from ..platform.keys import game\n",
+        "lobby/waiting.py",
+    ),
+    "a use case writing an item's typed value": (
+        "daily/play.py",
+        'def _day(item):\n    return item["day"]["S"]\n',
+        "reads a typed value",
+    ),
+    "a use case naming the table's attributes": (
+        "people/guests.py",
+        'def _shard(item):\n    return item.get("lb_shard")\n',
+        "names the table's attribute",
+    ),
+    "a use case writing a condition": (
+        "people/guests.py",
+        'ONCE = "attribute_not_exists(pk)"\n',
+        "writes a DynamoDB expression",
+    ),
+    "a handler importing the keys": (
+        "../../../functions/resign/app.py",
+        "from mineduel_service.platform import keys\n",
+        "imports platform.keys",
+    ),
     "a handler reaching past a domain's use cases": (
         "../../../functions/resign/app.py",
         "from mineduel_service.play import advance\n",
@@ -388,6 +538,7 @@ def test_the_rules_catch_a_planted_violation(tmp_path: Path, planted: str) -> No
         ROOT / SERVICE, tmp_path / SERVICE, ignore=shutil.ignore_patterns("__pycache__")
     )
     shutil.copytree(ROOT / "functions", tmp_path / "functions")
+    shutil.copy(ROOT / "template.yaml", tmp_path / "template.yaml")
     assert violations(tmp_path) == []  # the copy is as clean as the tree
     target = (tmp_path / SERVICE / where).resolve()
     target.write_text(target.read_text() + "\n\n" + code)

@@ -115,7 +115,7 @@ def test_eight_accounts_seeking_at_once_make_four_games_round_after_round(
                 assert found is not None and answer.seek["game_id"] == found.game_id
     # every game is one of the players' running games, each player in one game a round
     for _, player_id in seekers:
-        running = games.running_items(player_id)
+        running = games.running_seats(player_id)
         assert len(running) == ROUNDS
 
 

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from mineduel_service.games import store
-from mineduel_service.platform import clock, crypto, dynamo, keys
+from mineduel_service.platform import clock, crypto
 from mineduel_service.platform.config import get_config
 from mineduel_service.play import results
 from mineduel_service.play.advance import field_for
 from mineduel_service.ratings import leaderboards
 from mineduel_service.ratings import model as ratings
+from mineduel_service.ratings.store import read_snapshot
 
 from mineduel import cli
 from mineduel.cli.rebuild import rebuild
@@ -515,17 +516,11 @@ def test_the_leaderboard_lists_opted_in_established_active_players_in_order(
         assert _ok(api.call("GET", f"/v1/leaderboards/{VARIANT}"))["entries"] == []
         assert _index_items() == []
         # Her token has expired by now, so her "me" is computed from her item directly.
-        items = dynamo.batch_get(
-            [
-                keys.rating(_ok(api.call("GET", "/v1/players/lg-ann"))["player_id"], VARIANT),
-                keys.leaderboard(VARIANT, "RANKS"),
-            ]
-        )
-        ranks = next(i for i in items if i["sk"]["S"] == "RANKS")
-        mine = next(i for i in items if i["sk"]["S"] != "RANKS")
-        assert leaderboards.me_entry(mine, ranks) is None
+        ann = _ok(api.call("GET", "/v1/players/lg-ann"))["player_id"]
+        found = read_snapshot(VARIANT, head=False, player_id=ann)
+        assert leaderboards.me_entry(found.mine, found.counts) is None
         clock.reset()
-        assert leaderboards.me_entry(mine, ranks) == {
+        assert leaderboards.me_entry(found.mine, found.counts) == {
             "rank": 1,
             "rating": figures["lg-ann"]["rating"],
         }

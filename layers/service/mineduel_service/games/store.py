@@ -527,9 +527,13 @@ def _player_items(player_id: str, prefix: str) -> list[dict[str, Any]]:
     return items
 
 
-def running_items(player_id: str) -> list[dict[str, Any]]:
-    """The player's running-game items (``game_id``, ``seat``)."""
-    return _player_items(player_id, keys.RUNNING_SK)
+def running_seats(player_id: str) -> dict[str, int]:
+    """The player's running games: each game's id and the player's seat in it (one ``Query``
+    of their running-game items)."""
+    return {
+        item["game_id"]["S"]: int(item["seat"]["N"])
+        for item in _player_items(player_id, keys.RUNNING_SK)
+    }
 
 
 def finished_items(player_id: str) -> list[dict[str, Any]]:
@@ -537,9 +541,9 @@ def finished_items(player_id: str) -> list[dict[str, Any]]:
     return _player_items(player_id, keys.FINISHED_SK)
 
 
-def invitation_items(player_id: str) -> list[dict[str, Any]]:
-    """The invitations waiting for the player (``game_id``)."""
-    return _player_items(player_id, keys.INVITATION_SK)
+def invited_to(player_id: str) -> list[str]:
+    """The ids of the games whose invitations wait for the player (one ``Query``)."""
+    return [item["game_id"]["S"] for item in _player_items(player_id, keys.INVITATION_SK)]
 
 
 def finished_page(

@@ -22,7 +22,6 @@ a subscriber that missed a message still reads the game, and polling stays first
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -35,21 +34,9 @@ from ..platform import clock
 from ..platform.observability import count, logger
 from .changes import bus_events, event_of, spectators_turned_off
 from .push import FanoutReport, put_bus_events, send
-from .store import delete_subscriptions, parse_connection, stream_item, unsubscribe
+from .store import delete_subscriptions, parse_connection, stream_item, typed, unsubscribe
 
-__all__ = ["FanoutReport", "handle", "send", "typed"]
-
-
-def typed(image: dict[str, Any]) -> dict[str, Any]:
-    """A stream image as the DynamoDB client returns items: Lambda's event carries binary
-    attributes base64-encoded, the client as bytes."""
-    found: dict[str, Any] = {}
-    for name, value in image.items():
-        if "B" in value and isinstance(value["B"], str):
-            found[name] = {"B": base64.b64decode(value["B"])}
-        else:
-            found[name] = value
-    return found
+__all__ = ["FanoutReport", "handle", "send"]
 
 
 def handle(records: Iterable[dict[str, Any]]) -> FanoutReport:

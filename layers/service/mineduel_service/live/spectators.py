@@ -18,7 +18,7 @@ from ..games import store, writes
 from ..games.current import existing
 from ..games.record import GameRecord
 from ..games.seats import seat_of
-from ..games.store import running_items
+from ..games.store import running_seats
 from ..games.views import game_view
 from ..people.store import get_profiles
 from ..platform import auth, clock
@@ -65,8 +65,8 @@ def off_in_running_games(caller: auth.Caller) -> None:
     are still in turns spectators off for the rest of it, so the spectators already watching
     are unsubscribed and told (new ones are refused by ``unwatchable_reason``). Idempotent: a
     ``PUT /v1/me`` retried after a conflict finishes the work."""
-    for item in running_items(caller.player_id):
+    for game_id in running_seats(caller.player_id):
         try:
-            _switch_off(item["game_id"]["S"])
+            _switch_off(game_id)
         except GameOver:  # it ended meanwhile: nobody watches it any more
             continue

@@ -20,6 +20,7 @@ conditioned on existing, so a subscription never outlives its connection's item.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -199,3 +200,15 @@ def stream_item(record: dict[str, Any]) -> StreamItem | None:
     if sk == keys.CONNECTION_SK:
         return "connection"
     return None
+
+
+def typed(image: dict[str, Any]) -> dict[str, Any]:
+    """A stream image as the DynamoDB client returns items: Lambda's event carries binary
+    attributes base64-encoded, the client as bytes."""
+    found: dict[str, Any] = {}
+    for name, value in image.items():
+        if "B" in value and isinstance(value["B"], str):
+            found[name] = {"B": base64.b64decode(value["B"])}
+        else:
+            found[name] = value
+    return found

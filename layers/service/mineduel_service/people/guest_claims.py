@@ -19,14 +19,14 @@ from typing import Any
 
 from ..games import store, writes
 from ..games.record import GameRecord, Seat
-from ..games.store import finished_items, running_items
-from ..platform import auth, clock, dynamo
+from ..games.store import finished_items, running_seats
+from ..platform import auth, clock
 from ..platform.observability import count
-from .errors import ClaimConflict, GuestAlreadyClaimed, GuestTokenInvalid, NotAGuestToken
+from .errors import ClaimConflict, GuestTokenInvalid, NotAGuestToken
 from .identity import account_only
 from .names import display_name
 from .profiles import Profile, Stats, new_profile
-from .store import get_guest, get_profiles, mark_claimed, profile_put
+from .store import get_guest, get_profiles, mark_claimed, save_profiles, until_saved
 
 ATTEMPTS = 3
 PAIRS_PER_WRITE = 40
@@ -36,10 +36,7 @@ def claim(caller: auth.Caller, guest_token: str) -> dict[str, Any]:
     """Move the guest's games and statistics to the calling account; how many games moved."""
     account_only(caller)
     guest_id, token_hash = _checked_guest(guest_token)
-    try:
-        mark_claimed(token_hash, caller.player_id)
-    except dynamo.WriteConflict:
-        raise GuestAlreadyClaimed() from None
+    mark_claimed(token_hash, caller.player_id)  # GuestAlreadyClaimed for another account
     name = display_name(caller)
     moved = _move_running(guest_id, caller, name) + _move_finished(guest_id, caller, name)
     _merge_stats(guest_id, caller.player_id)
@@ -70,7 +67,7 @@ class _StillRacing(Exception):
 
 def _move_running(guest_id: str, caller: auth.Caller, name: str) -> int:
     moved = 0
-    for game_id in store.get_game([item["game_id"]["S"] for item in running_items(guest_id)]):
+    for game_id in store.get_game(list(running_seats(guest_id))):
 
         def attempt(game_id: str = game_id) -> bool:
             record = store.get_game(game_id)
@@ -80,7 +77,7 @@ def _move_running(guest_id: str, caller: auth.Caller, name: str) -> int:
             return True
 
         try:
-            moved += dynamo.read_modify_write(attempt, ATTEMPTS, _StillRacing)
+            moved += store.until_written(attempt, ATTEMPTS, _StillRacing)
         except _StillRacing:
             continue
     return moved
@@ -119,19 +116,13 @@ def _merge_stats(guest_id: str, account_id: str) -> None:
             return
         account = profiles.get(account_id)
         base = account or new_profile(account_id, "account")
-        items = [
-            profile_put(
-                base.evolve(
-                    stats=base.stats.merged(guest.stats if guest else Stats()),
-                    version=0 if account is None else account.version + 1,
-                ),
-                account,
-            )
-        ]
+        merged = base.evolve(
+            stats=base.stats.merged(guest.stats if guest else Stats()),
+            version=0 if account is None else account.version + 1,
+        )
         closed: Profile = (guest or new_profile(guest_id, "guest")).evolve(
             stats=Stats(), claimed_by=account_id, version=0 if guest is None else guest.version + 1
         )
-        items.append(profile_put(closed, guest))
-        dynamo.transact(items)
+        save_profiles([(merged, account), (closed, guest)])
 
-    dynamo.read_modify_write(attempt, ATTEMPTS, ClaimConflict)
+    until_saved(attempt, ATTEMPTS, ClaimConflict)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..games import store
-from ..games.store import finished_page, invitation_items, running_items
+from ..games.store import finished_page, invited_to, running_seats
 from ..games.views import game_summary
 from ..platform import auth, clock, pagination
 from .errors import BadStatus
@@ -23,7 +23,7 @@ PHASES = ("active", "finished")
 
 def running_games(player_id: str) -> list[dict[str, Any]]:
     """The player's waiting and active games as GameSummaries, in the order docs/api.md gives."""
-    seats = {item["game_id"]["S"]: int(item["seat"]["N"]) for item in running_items(player_id)}
+    seats = running_seats(player_id)
     games = store.get_game(list(seats))
     summaries = [
         game_summary(record, seats[game_id])
@@ -102,8 +102,7 @@ def my_invites(
     costs the same reads, and a cursor never names a key."""
     kind = "me-invites"
     offset = _offset(pagination.decode(kind, cursor) or {})
-    items = invitation_items(caller.player_id)
-    games = store.get_game([item["game_id"]["S"] for item in items])
+    games = store.get_game(invited_to(caller.player_id))
     invites = [
         game_summary(record)
         for record in games.values()

@@ -151,11 +151,23 @@ def save_profile(
         raise
 
 
-def until_saved(attempt: Callable[[], T], attempts: int) -> T:
+def save_profiles(changes: Sequence[tuple[Profile, Profile | None]]) -> None:
+    """Write each ``(profile, previous)`` of ``changes`` in one transaction, each conditioned on
+    its ``previous`` (or on there being none): all or nothing (a guest's statistics merged
+    into an account's, and the guest's closed). ``WriteConflict`` when one changed."""
+    dynamo.transact([profile_put(profile, previous) for profile, previous in changes])
+
+
+def until_saved(
+    attempt: Callable[[], T],
+    attempts: int,
+    exhausted: Callable[[], Exception] = ProfileConflict,
+) -> T:
     """Run ``attempt`` (read the profile, decide, save conditioned on what was read) again
     while its write finds the profile changed meanwhile, at most ``attempts`` times; then
-    ``ProfileConflict``. A refusal ``attempt`` raises goes through at once."""
-    return dynamo.read_modify_write(attempt, attempts, ProfileConflict)
+    raise ``exhausted()`` (``ProfileConflict`` unless the use case names its own). A refusal
+    ``attempt`` raises goes through at once."""
+    return dynamo.read_modify_write(attempt, attempts, exhausted)
 
 
 def _new_name(before: str | None, after: str | None) -> bool:

@@ -18,7 +18,6 @@ snapshot's next pages in a second one (docs/ratings.md). The items are ``store``
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,11 +33,12 @@ from .model import (
     system_for,
 )
 from .store import (
+    Indexed,
+    ListedRating,
     SnapshotRead,
     active_since,
     index_items,
     listed,
-    parse_rating,
     put_snapshot,
     read_snapshot,
     unlist,
@@ -52,23 +52,23 @@ PAGE_TTL_S = 86400
 
 
 # ---------------------------------------------------------------------------- the snapshot
-def _entry(item: dict[str, Any]) -> dict[str, Any]:
+def _entry(rating: Indexed) -> dict[str, Any]:
     return {
-        "username": item["username"]["S"],
-        "rating": int(item["rating"]["N"]),
-        "deviation": int(item["deviation"]["N"]),
-        "games": int(item["games"]["N"]),
-        "mu": float(item["mu"]["N"]),
+        "username": rating.username,
+        "rating": rating.rating,
+        "deviation": rating.deviation,
+        "games": rating.games,
+        "mu": rating.mu,
     }
 
 
-def _eligible(item: dict[str, Any]) -> bool:
+def _eligible(rating: Indexed) -> bool:
     """The index holds only listed ratings; checked again here, field by field."""
     return (
-        item.get("listed", {}).get("BOOL") is True
-        and bool(item.get("username", {}).get("S"))
-        and int(item["games"]["N"]) >= ESTABLISHED_GAMES
-        and int(item["deviation"]["N"]) <= ESTABLISHED_DEVIATION
+        rating.listed
+        and bool(rating.username)
+        and rating.games >= ESTABLISHED_GAMES
+        and rating.deviation <= ESTABLISHED_DEVIATION
     )
 
 
@@ -100,11 +100,11 @@ def snapshot(variant: str, now: datetime) -> dict[str, int]:
     since = active_since(now)
     entries: list[dict[str, Any]] = []
     unlisted = 0
-    for item in index_items(variant):
-        if item["played_at"]["S"] < since:
-            unlisted += 1 if unlist(item) else 0
-        elif _eligible(item):
-            entries.append(_entry(item))
+    for rating in index_items(variant):
+        if rating.played_at < since:
+            unlisted += 1 if unlist(rating) else 0
+        elif _eligible(rating):
+            entries.append(_entry(rating))
     board = ranked(entries)
     top = board[:TOP]
     pages = [top[i : i + PAGE_SIZE] for i in range(0, len(top), PAGE_SIZE)] or [[]]
@@ -164,9 +164,9 @@ def leaderboard(
     position = pagination.decode(kind, cursor)
     if position is None:
         found = read_snapshot(variant, head=True, player_id=player_id)
-        taken, offset = found.head["snapshot"]["S"] if found.head else "", 0
-        size = min(int(found.head["players"]["N"]), TOP) if found.head else 0
-        entries = found.head_entries()[:limit]
+        taken, offset = found.taken or "", 0
+        size = min(found.players, TOP)
+        entries = found.head_entries[:limit]
         if len(entries) < min(limit, size):
             entries += _more_of_head(variant, taken, len(entries), min(limit, size))
         if len(entries) < min(limit, size):  # its pages are gone (no snapshot for a day)
@@ -189,7 +189,7 @@ def leaderboard(
         "variant": variant,
         "entries": entries,
         "next": following,
-        "me": me_entry(found.mine, found.ranks),
+        "me": me_entry(found.mine, found.counts),
         "updated_at": found.updated_at,
     }
 
@@ -243,14 +243,10 @@ def _position(position: dict[str, Any]) -> tuple[str, int, int]:
     return taken, offset, size
 
 
-def me_entry(item: dict[str, Any] | None, ranks: dict[str, Any] | None) -> dict[str, int] | None:
+def me_entry(mine: ListedRating | None, counts: list[list[int]] | None) -> dict[str, int] | None:
     """The caller's rank and rating, if they are listed now and a snapshot exists."""
-    if item is None or ranks is None:
+    if mine is None or counts is None:
         return None
-    rating = parse_rating(item)
-    username = item.get("username", {}).get("S")
-    opted_in = item.get("listed", {}).get("BOOL") is True
-    if not listed(rating, username, opted_in, clock.now()):
+    if not listed(mine.rating, mine.username, mine.opted_in, clock.now()):
         return None
-    counts = json.loads(ranks["counts"]["S"])
-    return {"rank": rank_of(rating.skill.rating, counts), "rating": rating.skill.rating}
+    return {"rank": rank_of(mine.rating.skill.rating, counts), "rating": mine.rating.skill.rating}

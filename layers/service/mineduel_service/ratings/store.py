@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -135,29 +135,64 @@ def current_rating(
 
 
 # ---------------------------------------------------------------------------- the leaderboard index
-def index_items(variant: str) -> list[dict[str, Any]]:
-    """Every rating item in ``variant``'s partitions of the sparse ``leaderboard`` index (one
+@dataclass(frozen=True)
+class Indexed:
+    """A rating in the ``leaderboard`` index, as the index projects it: what the snapshot
+    ranks by and checks. ``listed`` is the player's ``leaderboard`` setting as copied onto the
+    rating; ``username`` is None when the item has none."""
+
+    username: str | None
+    rating: int
+    deviation: int
+    games: int
+    mu: float
+    listed: bool
+    played_at: str
+    stamp: tuple[dict[str, Any], ...] = field(repr=False, compare=False)
+    """The item's key and what ``unlist`` conditions on, as read (the store's own business)."""
+
+
+def _indexed(item: dict[str, Any]) -> Indexed:
+    return Indexed(
+        username=item.get("username", {}).get("S") or None,
+        rating=int(item["rating"]["N"]),
+        deviation=int(item["deviation"]["N"]),
+        games=int(item["games"]["N"]),
+        mu=float(item["mu"]["N"]),
+        listed=item.get("listed", {}).get("BOOL") is True,
+        played_at=item["played_at"]["S"],
+        stamp=(
+            {"pk": item["pk"], "sk": item["sk"]},
+            {":v": item["version"], ":p": item["played_at"], ":s": item["lb_score"]},
+        ),
+    )
+
+
+def index_items(variant: str) -> list[Indexed]:
+    """Every rating in ``variant``'s partitions of the sparse ``leaderboard`` index (one
     ``Query`` a partition and page; the index projects what the snapshot needs)."""
-    items: list[dict[str, Any]] = []
+    items: list[Indexed] = []
     for shard in keys.leaderboard_shards(variant):
         items.extend(
-            dynamo.query(
+            _indexed(item)
+            for item in dynamo.query(
                 "lb_shard = :shard", {":shard": {"S": shard}}, index=keys.LEADERBOARD_INDEX
             )
         )
     return items
 
 
-def unlist(item: dict[str, Any]) -> bool:
-    """Take an inactive rating (an ``index_items`` item) out of the index, unless it changed
+def unlist(entry: Indexed) -> bool:
+    """Take an inactive rating (an ``index_items`` entry) out of the index, unless it changed
     since it was read (a game just counted, or the player's settings changed): then its own
     write decided. False when it had changed."""
+    key, values = entry.stamp
     try:
         dynamo.update(
-            {"pk": item["pk"], "sk": item["sk"]},
+            key,
             "REMOVE lb_shard, lb_score",
             condition="version = :v AND played_at = :p AND lb_score = :s",
-            values={":v": item["version"], ":p": item["played_at"], ":s": item["lb_score"]},
+            values=values,
         )
     except dynamo.WriteConflict:
         return False
@@ -209,24 +244,38 @@ def put_snapshot(
 
 
 @dataclass(frozen=True)
+class ListedRating:
+    """The caller's rating as stored, with what the leaderboard needs of their profile."""
+
+    rating: PlayerRating
+    username: str | None
+    opted_in: bool
+
+
+@dataclass(frozen=True)
 class SnapshotRead:
-    """What one read of a leaderboard found: the head (None when none was asked for, or there is
-    no snapshot yet), the pages asked for (number -> entries; a page that has expired is left
-    out), the rating counts, and the caller's rating item."""
+    """What one read of a leaderboard found: the head's snapshot time, size and first page (None,
+    0 and empty when none was asked for, or there is no snapshot yet), the pages asked for
+    (number -> entries; a page that has expired is left out), the rating counts of the latest
+    snapshot and when it was taken (None before the first), and the caller's rating."""
 
-    head: dict[str, Any] | None
+    taken: str | None
+    players: int
+    head_entries: list[dict[str, Any]]
     pages: dict[int, list[dict[str, Any]]]
-    ranks: dict[str, Any] | None
-    mine: dict[str, Any] | None
+    counts: list[list[int]] | None
+    updated_at: str | None
+    mine: ListedRating | None
 
-    @property
-    def updated_at(self) -> str | None:
-        """When the latest snapshot was taken (None before the first)."""
-        return self.ranks["snapshot"]["S"] if self.ranks else None
 
-    def head_entries(self) -> list[dict[str, Any]]:
-        """The head's first page (empty before the first snapshot)."""
-        return json.loads(self.head["entries"]["S"]) if self.head else []
+def _listed_rating(item: dict[str, Any] | None) -> ListedRating | None:
+    if item is None:
+        return None
+    return ListedRating(
+        rating=parse_rating(item),
+        username=item.get("username", {}).get("S"),
+        opted_in=item.get("listed", {}).get("BOOL") is True,
+    )
 
 
 def read_snapshot(
@@ -249,11 +298,15 @@ def read_snapshot(
     if player_id is not None:
         wanted.append(keys.rating(player_id, variant))
     found = {item["sk"]["S"]: item for item in dynamo.batch_get(wanted, consistent=False)}
+    top, counted = found.get(HEAD), found.get(RANKS)
     return SnapshotRead(
-        head=found.get(HEAD),
+        taken=top["snapshot"]["S"] if top else None,
+        players=int(top["players"]["N"]) if top else 0,
+        head_entries=json.loads(top["entries"]["S"]) if top else [],
         pages={
             n: json.loads(found[sk]["entries"]["S"]) for sk, n in page_of.items() if sk in found
         },
-        ranks=found.get(RANKS),
-        mine=found.get(f"{keys.RATING_SK}{variant}"),
+        counts=json.loads(counted["counts"]["S"]) if counted else None,
+        updated_at=counted["snapshot"]["S"] if counted else None,
+        mine=_listed_rating(found.get(f"{keys.RATING_SK}{variant}")),
     )
