@@ -4,7 +4,7 @@
 Their sort key sorts between the game item (``GAME``) and the moves (``MOVE#...``): so the
 fan-out finds every subscriber of a game with one ``Query``, a read of the game with its count
 of watchers is one ``Query`` too, and the move log never sees them.
-They are written with their connection (``live.connections``); they are read and parsed in
+They are written with their connection (``live.store``); they are read and parsed in
 ``store`` (``subscriptions``, ``parse_subscription``, ``store.get_game(..., watchers_at=...)``).
 """
 
