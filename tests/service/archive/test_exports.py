@@ -253,3 +253,37 @@ def test_a_month_exported_before_the_chain_head_is_refused_until_it_is_exported_
     assert rebuilt["games"] == GAMES
     url = api.call("GET", "/v1/exports").body["exports"][0]["url"]
     assert mineduel(["verify", url]) == 0
+
+
+def test_the_months_list_pages_with_limit_and_cursor(served_module_api: Api, bulk: Bulk) -> None:
+    """``GET /v1/exports`` is a list like the others: ``limit`` months a page, newest first, and
+    ``next`` as the following page's cursor, each month once; a cursor it did not give out is
+    400 ``bad-cursor``."""
+    api = served_module_api
+    year, month = (int(part) for part in bulk.month.split("-"))
+    earlier = [f"{year - (month <= k)}-{(month - k - 1) % 12 + 1:02d}" for k in (1, 2)]
+    for older in [bulk.month, *earlier]:
+        api.invoker.invoke("MonthlyExportFunction", {"month": older})
+    whole = api.call("GET", "/v1/exports")
+    assert whole.status == 200 and whole.body["next"] is None
+    months = [entry["month"] for entry in whole.body["exports"]]
+    assert months == sorted(months, reverse=True) and {bulk.month, *earlier} <= set(months)
+    walked: list[str] = []
+    query = {"limit": "1"}
+    while True:
+        page = api.call("GET", "/v1/exports", query=query)
+        assert page.status == 200, page.body
+        assert len(page.body["exports"]) <= 1 and all(e["url"] for e in page.body["exports"])
+        walked += [entry["month"] for entry in page.body["exports"]]
+        if page.body["next"] is None:
+            break
+        query = {"limit": "1", "cursor": page.body["next"]}
+    assert walked == months
+    genuine = api.call("GET", "/v1/exports", query={"limit": "1"}).body["next"]
+    tampered = genuine[:-1] + ("A" if genuine[-1] != "A" else "B")
+    history = api.call("GET", f"/v1/players/{PLAYER}/games", query={"limit": "1"}).body["next"]
+    assert genuine and history
+    for bad in ("not-a-cursor", tampered, history):
+        refused = api.call("GET", "/v1/exports", query={"cursor": bad})
+        assert (refused.status, refused.error_code) == (400, "bad-cursor"), refused.body
+    assert api.call("GET", "/v1/exports", query={"limit": "101"}).status == 422

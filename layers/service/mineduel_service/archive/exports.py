@@ -286,12 +286,14 @@ def monthly(event: dict[str, Any]) -> dict[str, Any]:
     return {"exported": build_month(month)}
 
 
-def listing() -> dict[str, Any]:
-    """``GET /v1/exports``: every month exported, newest first, each with a link valid for
-    ``LINK_TTL_S`` seconds."""
+def listing(cursor: str | None = None, limit: int = pagination.DEFAULT_LIMIT) -> dict[str, Any]:
+    """``GET /v1/exports``: a page of the months exported, newest first, each with a link valid
+    for ``LINK_TTL_S`` seconds, and the cursor of the next page (null on the last)."""
+    kind = "exports"
     now = clock.now()
     months = []
-    for key, entry in listed_exports():
+    page, last = listed_exports(pagination.dynamo_key(pagination.decode(kind, cursor)), limit)
+    for key, entry in page:
         url = aws.s3().generate_presigned_url(
             "get_object",
             Params={"Bucket": get_config().export_bucket, "Key": key},
@@ -304,4 +306,8 @@ def listing() -> dict[str, Any]:
                 "expires_at": clock.iso(now + timedelta(seconds=LINK_TTL_S)),
             }
         )
-    return {"exports": months}
+    position = pagination.key_position(last)
+    return {
+        "exports": months,
+        "next": None if position is None else pagination.encode(kind, position),
+    }

@@ -128,7 +128,16 @@ def list_export(month: str, object_key: str, entry: dict[str, Any]) -> None:
     )
 
 
-def listed_exports() -> list[tuple[str, dict[str, Any]]]:
-    """Every month exported, newest first: its object's key and entry (one ``Query``)."""
-    items, _ = dynamo.query_page("pk = :pk", {":pk": {"S": keys.EXPORTS_PK}}, newest_first=True)
-    return [(item["key"]["S"], json.loads(item["entry"]["S"])) for item in items]
+def listed_exports(
+    start: dict[str, Any] | None, limit: int
+) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, Any] | None]:
+    """A page of the months exported, newest first: each one's object key and entry, and the
+    key the next page starts after (None on the last; one ``Query``)."""
+    items, last = dynamo.query_page(
+        "pk = :pk",
+        {":pk": {"S": keys.EXPORTS_PK}},
+        newest_first=True,
+        limit=limit,
+        start=start,
+    )
+    return [(item["key"]["S"], json.loads(item["entry"]["S"])) for item in items], last

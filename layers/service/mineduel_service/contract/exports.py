@@ -20,6 +20,8 @@ class ExportMonthOut(ResponseModel):
 
 
 class ExportsOut(ResponseModel):
-    """Every month exported so far, newest first."""
+    """A page of the months exported so far, newest first; ``next`` is the cursor of the
+    following page, null on the last."""
 
     exports: list[ExportMonthOut]
+    next: str | None = None
