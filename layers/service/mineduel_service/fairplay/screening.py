@@ -39,6 +39,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from .profiles import PROFILES
+
 WINDOW = 20
 """Rated games a player's statistic is computed over (the last ones screened)."""
 MIN_GAMES = 10
@@ -88,7 +90,7 @@ counts)."""
 TOP_Z = 1.96
 """A window's clear-tap match is taken this many standard deviations up (the top of its 95%
 range): a player of few clear taps is compared with the better people they might be."""
-REVIEW_Z = 3.0
+REVIEW_Z = 3.75
 """A window this many standard deviations above people's opens a case (set on a calibration
 run's honest players, measured on another seed's: docs/fair-play.md)."""
 DIGITS = 4
@@ -102,6 +104,19 @@ HARD_GAP = 0.1
 hard: the best tap is not obvious..."""
 SUBTLE_GAP = 0.02
 """...and by less than this, subtle: below what a person can tell apart."""
+GAP_EDGES = (SUBTLE_GAP, 0.05)
+"""Where a hard position's lead bands part: under ``SUBTLE_GAP``, under 0.05, under
+``HARD_GAP``..."""
+NEAR_EDGES = (2, 4)
+"""...and its candidates' (``Difficulty.near``): two, three or four, five or more."""
+HARD_GRADES = (len(GAP_EDGES) + 1) * (len(NEAR_EDGES) + 1)
+"""Hard and subtle positions are graded by lead and candidates (``Difficulty.grade``): people
+of the same strength match the engine on 0.3 to 0.95 of them depending on the grade, the
+fewer the candidates and the wider the lead the more (docs/fair-play.md)."""
+CLEAR_EDGES = (0.2,)
+"""Clear positions are graded by lead too (under 0.2, and more): how often a player matches
+where the lead is plain but narrow tells a strong person's strength."""
+GRADES = HARD_GRADES + len(CLEAR_EDGES) + 1
 
 TapKind = Literal["trivial", "tied", "clear", "hard", "subtle"]
 
@@ -116,6 +131,9 @@ class Difficulty:
     gap: float
     """``p_best`` minus the next lower chance on the board (1.0 when every covered cell ties)."""
     exact: bool
+    near: int = 0
+    """Covered cells within ``HARD_GAP`` of ``p_best`` (the likeliest ones included): the
+    candidates a person weighs on a hard position."""
 
     @property
     def kind(self) -> TapKind:
@@ -130,20 +148,34 @@ class Difficulty:
             return "subtle"
         return "hard" if self.gap < HARD_GAP else "clear"
 
+    @property
+    def grade(self) -> int | None:
+        """A position's grade (``GRADES``): a hard or subtle one's by its lead's band and its
+        candidates' band, then a clear one's by its lead's band; None for the other kinds."""
+        if self.kind == "clear":
+            return HARD_GRADES + sum(self.gap >= edge for edge in CLEAR_EDGES)
+        if self.kind not in ("hard", "subtle"):
+            return None
+        lead = sum(self.gap >= edge for edge in GAP_EDGES)
+        crowd = sum(self.near > edge for edge in NEAR_EDGES)
+        return lead * (len(NEAR_EDGES) + 1) + crowd
+
 
 def difficulty(chances: Mapping[int, float], exact: bool = True) -> Difficulty:
     """A position's difficulty from its covered cells' chances."""
     if not chances:
         return Difficulty(0.0, 0, 1.0, exact)
     top = max(chances.values())
-    ties = 0
+    ties = near = 0
     below = -1.0
     for p in chances.values():
         if p >= top - TOLERANCE:
             ties += 1
         elif p > below:
             below = p
-    return Difficulty(top, ties, 1.0 if below < 0 else top - below, exact)
+        if p > top - HARD_GAP:
+            near += 1
+    return Difficulty(top, ties, 1.0 if below < 0 else top - below, exact, near)
 
 
 @dataclass(frozen=True)
@@ -176,6 +208,9 @@ class GameFigures:
     clear_matched: int = 0
     subtle: int = 0
     subtle_matched: int = 0
+    graded: tuple[tuple[int, int], ...] = ()
+    """Per grade of hard position (``GRADES``): taps and taps matched (empty for a game
+    screened before grades were counted: its hard taps then weigh nothing in ``z``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form."""
@@ -197,6 +232,7 @@ class GameFigures:
             clear_matched=int(data.get("clear_matched", 0)),
             subtle=int(data.get("subtle", 0)),
             subtle_matched=int(data.get("subtle_matched", 0)),
+            graded=tuple((int(n), int(m)) for n, m in data.get("graded", ())),
         )
 
     @classmethod
@@ -208,6 +244,11 @@ class GameFigures:
         hard = [t for t in counted if t.difficulty.kind == "hard"]
         clear = [t for t in counted if t.difficulty.kind == "clear"]
         subtle = [t for t in counted if t.difficulty.kind == "subtle"]
+        graded = [[0, 0] for _ in range(GRADES)]
+        for t in counted:
+            if (grade := t.difficulty.grade) is not None:
+                graded[grade][0] += 1
+                graded[grade][1] += t.engine
         return cls(
             game_id,
             ended_at,
@@ -221,6 +262,7 @@ class GameFigures:
             clear_matched=sum(t.engine for t in clear),
             subtle=len(subtle),
             subtle_matched=sum(t.engine for t in subtle),
+            graded=tuple((n, m) for n, m in graded),
         )
 
 
@@ -309,7 +351,7 @@ def _ratio(games: Sequence[GameFigures], kind: str) -> tuple[int, float, float]:
     return n, share, max(binomial, between)
 
 
-def z_of(games: Sequence[GameFigures]) -> float | None:
+def kind_z(games: Sequence[GameFigures]) -> float | None:
     """How far games' match on hard and subtle taps lies above what people of the same
     clear-tap match reach (``PEOPLE``), the clear-tap match taken at the top of its 95% range
     (``TOP_Z``: a window is judged against the better players it might be): each kind's
@@ -332,6 +374,49 @@ def z_of(games: Sequence[GameFigures]) -> float | None:
     return round(total / math.sqrt(weights), 2)
 
 
+ENGINE_SHARES = (0.15, 0.3, 0.45, 0.6, 0.75, 0.9)
+"""The shares of taps on the engine a window is also tried against (``z_of``)."""
+
+
+def _log_tables() -> tuple[tuple[tuple[tuple[float, float], ...], ...], ...]:
+    """Per engine share (none first, then ``ENGINE_SHARES``), per profile, per class, the
+    logs of a match's and of a miss's chance for such a person with such help."""
+    tables = []
+    for share in (0.0, *ENGINE_SHARES):
+        tables.append(
+            tuple(
+                tuple(
+                    (math.log(r := share + (1 - share) * q), math.log(max(1 - r, 1e-9)))
+                    for q in profile
+                )
+                for profile in PROFILES
+            )
+        )
+    return tuple(tables)
+
+
+def z_of(games: Sequence[GameFigures]) -> float | None:
+    """How much better a window is explained by a person helped by the engine on some share
+    of their taps than by any person alone: the likelihood of its matches on clear taps and on
+    each grade of hard position under each of people's profiles (``PROFILES``), alone or with
+    each of ``ENGINE_SHARES`` of taps on an engine's cell, the best helped against the best
+    alone, as a signed root of twice the log ratio (a z). None below ``MIN_HARD_TAPS`` graded
+    taps."""
+    total = _graded_sum(games)
+    if sum(n for n, _ in total[:HARD_GRADES]) < MIN_HARD_TAPS:
+        return None
+    cells = [(m, n - m) for n, m in total]
+    best = [
+        max(
+            sum(m * hit + k * miss for (m, k), (hit, miss) in zip(cells, row, strict=True))
+            for row in table
+        )
+        for table in LOG_TABLES
+    ]
+    gain = max(max(best[1:]) - best[0], 0.0)
+    return round(math.sqrt(2 * gain), 2)
+
+
 def pooled(games: Sequence[GameFigures]) -> GameFigures:
     """Games' counts added up (one figure for a window)."""
     return GameFigures(
@@ -347,7 +432,17 @@ def pooled(games: Sequence[GameFigures]) -> GameFigures:
         clear_matched=sum(g.clear_matched for g in games),
         subtle=sum(g.subtle for g in games),
         subtle_matched=sum(g.subtle_matched for g in games),
+        graded=_graded_sum(games),
     )
+
+
+def _graded_sum(games: Sequence[GameFigures]) -> tuple[tuple[int, int], ...]:
+    totals = [[0, 0] for _ in range(GRADES)]
+    for g in games:
+        for total, (n, m) in zip(totals, g.graded, strict=False):
+            total[0] += n
+            total[1] += m
+    return tuple((n, m) for n, m in totals)
 
 
 def window_of(games: Sequence[GameFigures]) -> Window:
@@ -374,3 +469,6 @@ def window_of(games: Sequence[GameFigures]) -> Window:
 
 def _share(part: int, whole: int) -> float | None:
     return round(part / whole, DIGITS) if whole else None
+
+
+LOG_TABLES = _log_tables()
