@@ -19,16 +19,25 @@ A tap *matches* when it is on a cell an engine would have chosen: a likeliest ce
 exact-greedy play taps) or the hard bot's own (``bot`` in the analysis, its choice with the
 game's public tie-break stream: for a player fed the hard bot, every tap).
 
-Per player, the last ``WINDOW`` screened rated games, pooled: the match on hard and on subtle
-taps is set against what people reach there who match the engine as often as the player does
-on clear taps (``PEOPLE``: a strong player matches more on hard taps too, but far from always;
-a player fed the engine on some taps matches on hard ones far beyond what their clear taps
-promise). ``z`` is that excess in standard deviations; none before ``MIN_GAMES`` games and
-``MIN_HARD_TAPS`` hard and subtle taps, so short games and trivial positions never make a
-case. A window at or over ``REVIEW_Z`` opens a case for a moderator; nothing happens to the
-player until one decides. The constants come from the simulated players of
-``mineduel.benchmarks.fair_play``, which also measures the rates at ``REVIEW_Z`` on players of
-another seed.
+Hard and subtle positions are graded further by the lead and by how many cells lie within
+``HARD_GAP`` of the likeliest (``Difficulty.grade``), clear ones by the lead: people match
+the engine on 0.3 to 0.95 of a grade depending on the grade and their strength, an engine
+always.
+
+Per player, the last ``WINDOW`` screened rated games, pooled, grade by grade: ``z`` says how
+much better their matches are explained by a person helped by an engine on some share of
+their taps than by any person alone, against people's profiles (``profiles.PROFILES``:
+simulated honest players' long-run match on each grade, every kind and strength). A
+player fed the engine on a random half of taps looks like a stronger person on clear taps,
+but no person matches that often where people rarely do while missing as often as he does
+where the lead is plain. None before ``MIN_GAMES`` games and ``MIN_HARD_TAPS`` hard and
+subtle taps, so short games and trivial positions never make a case. A window at or over
+``REVIEW_Z`` opens a case for a moderator; nothing happens to the player until one decides.
+The profiles and the threshold come from the simulated players of
+``mineduel.benchmarks.fair_play`` (each from its own seed), which also measures the rates at
+``REVIEW_Z`` on players of a third seed. ``PEOPLE`` (one line per kind of hard position)
+is the rule before, kept for the record's ``expected_hard_match`` and for comparison
+(``kind_z``).
 """
 
 from __future__ import annotations
@@ -91,8 +100,8 @@ TOP_Z = 1.96
 """A window's clear-tap match is taken this many standard deviations up (the top of its 95%
 range): a player of few clear taps is compared with the better people they might be."""
 REVIEW_Z = 3.75
-"""A window this many standard deviations above people's opens a case (set on a calibration
-run's honest players, measured on another seed's: docs/fair-play.md)."""
+"""A window whose ``z`` reaches this opens a case (set on a calibration run's honest players,
+measured on another seed's: docs/fair-play.md)."""
 DIGITS = 4
 CERTAIN = 1.0 - TOLERANCE
 """A cell at this chance or more is a certain mine: a position holding one asks nothing."""
@@ -352,8 +361,9 @@ def _ratio(games: Sequence[GameFigures], kind: str) -> tuple[int, float, float]:
 
 
 def kind_z(games: Sequence[GameFigures]) -> float | None:
-    """How far games' match on hard and subtle taps lies above what people of the same
-    clear-tap match reach (``PEOPLE``), the clear-tap match taken at the top of its 95% range
+    """The rule before profiles, kept for comparison (the benchmark prints its rates): how
+    far games' match on hard and subtle taps lies above what people of the same clear-tap
+    match reach (``PEOPLE``), the clear-tap match taken at the top of its 95% range
     (``TOP_Z``: a window is judged against the better players it might be): each kind's
     excess in standard deviations of its own spread and of people's, the two combined weighed
     by the root of their taps. None below ``MIN_HARD_TAPS`` hard and subtle taps."""
@@ -397,11 +407,16 @@ def _log_tables() -> tuple[tuple[tuple[tuple[float, float], ...], ...], ...]:
 
 def z_of(games: Sequence[GameFigures]) -> float | None:
     """How much better a window is explained by a person helped by the engine on some share
-    of their taps than by any person alone: the likelihood of its matches on clear taps and on
-    each grade of hard position under each of people's profiles (``PROFILES``), alone or with
-    each of ``ENGINE_SHARES`` of taps on an engine's cell, the best helped against the best
-    alone, as a signed root of twice the log ratio (a z). None below ``MIN_HARD_TAPS`` graded
-    taps."""
+    of their taps than by any person alone: the likelihood of its matches on each grade of
+    position under each of people's profiles (``PROFILES``), alone or with each of
+    ``ENGINE_SHARES`` of taps on an engine's cell (a person of match ``q`` then matches
+    ``a + (1 - a) q``), the best helped against the best alone, as the root of twice the log
+    ratio (0 or more). The helped explanation wins most where people rarely match, so a match
+    on a subtle position among many candidates weighs far more than one on a plain lead.
+    Binomial counts, though a window's taps are not independent (a board suits a way of
+    reasoning or not): ``REVIEW_Z`` is set on honest windows, not read off a normal table.
+    None below ``MIN_HARD_TAPS`` hard and subtle taps counted by grade (a game screened
+    before grades were counted adds none)."""
     total = _graded_sum(games)
     if sum(n for n, _ in total[:HARD_GRADES]) < MIN_HARD_TAPS:
         return None
