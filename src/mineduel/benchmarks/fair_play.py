@@ -26,7 +26,13 @@ The honest population, its kinds and parameters, is described in docs/fair-play.
 ``population``. Environment (``--quick``'s in brackets): ``SEED`` (``fair-play``), ``HONEST``
 (2,000 [200]), ``ASSISTED`` (200 [40]), ``HALF`` (400 [40]), ``PARTIAL`` (100 [20]),
 ``GAMES`` (20), ``BANK`` (160 games [24]), ``JOBS`` (2), ``CALIBRATE`` (``1``: also fit
-``screening.PEOPLE`` to this run's honest players, ``FIT_GAMES`` (200) whole games each).
+people to this run's honest players, ``FIT_GAMES`` (200) whole games each: the lines of
+``screening.PEOPLE``, printed, and people's profiles, written to ``PROFILES_OUT`` as the
+module ``fairplay.profiles``; ``GAMES=1`` skips the screened games such a run needs not).
+
+The rates are printed for the screening's rule (``screening.z_of``: the window's matches per
+grade of position against people's profiles) and, for comparison, for the rule before it
+(``screening.kind_z``), and for the partly assisted by the kind of person they are otherwise.
 """
 
 from __future__ import annotations
