@@ -126,6 +126,7 @@ CLEAR_EDGES = (0.2,)
 """Clear positions are graded by lead too (under 0.2, and more): how often a player matches
 where the lead is plain but narrow tells a strong person's strength."""
 GRADES = HARD_GRADES + len(CLEAR_EDGES) + 1
+"""Every grade a tap is counted in (``GameFigures.graded``): the hard ones, then the clear."""
 
 TapKind = Literal["trivial", "tied", "clear", "hard", "subtle"]
 
@@ -218,8 +219,9 @@ class GameFigures:
     subtle: int = 0
     subtle_matched: int = 0
     graded: tuple[tuple[int, int], ...] = ()
-    """Per grade of hard position (``GRADES``): taps and taps matched (empty for a game
-    screened before grades were counted: its hard taps then weigh nothing in ``z``)."""
+    """Per grade of position (``GRADES``: the hard ones, then the clear ones): taps and taps
+    matched (empty for a game screened before grades were counted: it then weighs nothing in
+    ``z``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form."""
@@ -452,6 +454,7 @@ def pooled(games: Sequence[GameFigures]) -> GameFigures:
 
 
 def _graded_sum(games: Sequence[GameFigures]) -> tuple[tuple[int, int], ...]:
+    """Games' taps and matches per grade, added up (a game without grades adds nothing)."""
     totals = [[0, 0] for _ in range(GRADES)]
     for g in games:
         for total, (n, m) in zip(totals, g.graded, strict=False):
