@@ -26,7 +26,13 @@ The honest population, its kinds and parameters, is described in docs/fair-play.
 ``population``. Environment (``--quick``'s in brackets): ``SEED`` (``fair-play``), ``HONEST``
 (2,000 [200]), ``ASSISTED`` (200 [40]), ``HALF`` (400 [40]), ``PARTIAL`` (100 [20]),
 ``GAMES`` (20), ``BANK`` (160 games [24]), ``JOBS`` (2), ``CALIBRATE`` (``1``: also fit
-``screening.PEOPLE`` to this run's honest players, ``FIT_GAMES`` (200) whole games each).
+people to this run's honest players, ``FIT_GAMES`` (200) whole games each: the lines of
+``screening.PEOPLE``, printed, and people's profiles, written to ``PROFILES_OUT`` as the
+module ``fairplay.profiles``; ``GAMES=1`` skips the screened games such a run needs not).
+
+The rates are printed for the screening's rule (``screening.z_of``: the window's matches per
+grade of position against people's profiles) and, for comparison, for the rule before it
+(``screening.kind_z``), and for the partly assisted by the kind of person they are otherwise.
 """
 
 from __future__ import annotations
@@ -163,6 +169,8 @@ class Player:
     mode: str = ""
     extra: float = 0.0
     """A ``hard``-mode cheater's chance of the engine on an obvious position."""
+    base: str = ""
+    """A partly assisted player's own kind when not consulting the engine."""
 
 
 def _base(rng: random.Random) -> tuple[str, float, float]:
@@ -210,6 +218,7 @@ def population(
                     ENGINES[(n // 2) % 2],
                     share,
                     mode,
+                    base=kind,
                 )
             )
     return players
@@ -269,10 +278,10 @@ Bank = Sequence[Sequence[Sequence[Spot]]]
 
 
 def play_player(
-    player: Player, bank: Bank, games: int, label: str
+    player: Player, bank: Bank, games: int, label: str, screen: bool = True
 ) -> tuple[list[GameFigures], list[list[Tap]], int | None]:
     """The player's games, their taps, and the game after which the screening first flagged
-    them (None: never)."""
+    them (None: never, or not ``screen``ed)."""
     rng = random.Random(f"{label}|player|{player.number}")
     figures: list[GameFigures] = []
     all_taps: list[list[Tap]] = []
@@ -287,16 +296,22 @@ def play_player(
         all_taps.append(taps)
         if found is not None:
             figures.append(found)
-        if flagged_at is None and screening.window_of(figures).flagged:
+        if screen and flagged_at is None and screening.window_of(figures).flagged:
             flagged_at = g + 1
     return figures, all_taps, flagged_at
 
 
-def _zs(figures: Sequence[GameFigures]) -> list[float]:
-    """Every z the player's windows had, one after each game."""
+def _zs(figures: Sequence[GameFigures], rule: str = "profiles") -> list[float]:
+    """Every z the player's windows had, one after each game: by the screening's rule
+    (``profiles``), or by the rule before it (``kinds``: hard and subtle taps each set
+    against people's line of the same clear-tap match), kept for comparison."""
     found = []
     for g in range(len(figures)):
-        z = screening.window_of(figures[: g + 1]).z
+        if rule == "profiles":
+            z = screening.window_of(figures[: g + 1]).z
+        else:
+            kept = screening.recent(figures[: g + 1])
+            z = screening.kind_z(kept) if len(kept) >= screening.MIN_GAMES else None
         if z is not None:
             found.append(z)
     return found
@@ -383,7 +398,9 @@ def calibrate(honest: Sequence[Player], bank: Bank, label: str) -> None:
     totals = []
     for p in honest:
         long = Player(p.number, p.kind, p.group, p.noise, p.careless, 0.0)
-        totals.append(screening.pooled(play_player(long, bank, games, label + "|fit")[0]))
+        totals.append(
+            screening.pooled(play_player(long, bank, games, label + "|fit", screen=False)[0])
+        )
     print(f"  calibration over {len(totals)} honest players x {games} games: PEOPLE = {{")
     for kind in ("hard", "subtle"):
         points = [
@@ -402,6 +419,72 @@ def calibrate(honest: Sequence[Player], bank: Bank, label: str) -> None:
             f"{math.sqrt(binomial):.3f}; largest residual {max(residuals):.3f}"
         )
     print("  }")
+    print("  people's lines per grade (what a profile's grade of few taps is drawn toward):")
+    grade_curves = []
+    for grade in range(screening.GRADES):
+        points = [
+            (t.clear_matched / t.clear, t.graded[grade][1] / n, n)
+            for t in totals
+            if t.clear and (n := t.graded[grade][0])
+        ]
+        values = fit_curve(KNOTS, [(c, h) for c, h, _ in points])
+        curve = tuple(zip(KNOTS, values, strict=True))
+        residuals = [h - screening.broken_line_at(curve, c) for c, h, _ in points]
+        binomial = statistics.mean(h * (1 - h) / n for _, h, n in points)
+        spread = math.sqrt(max(statistics.pvariance(residuals) - binomial, 0.0))
+        taps = sum(n for _, _, n in points)
+        grade_curves.append(curve)
+        print(
+            f"      grade {grade}: {taps} taps, {tuple((x, round(y, 3)) for x, y in curve)!r}; "
+            f"people's spread {spread:.3f}, residual sd {statistics.pstdev(residuals):.3f}"
+        )
+    write_profiles(totals, grade_curves, os.environ.get("PROFILES_OUT"))
+
+
+PROFILE_COUNT = 96
+"""People's profiles kept for ``fairplay.profiles`` (every honest player's is too many to
+test a window against quickly)."""
+SHRINK = 5
+"""A profile's grade of few taps is drawn toward people's line (fitted with them) as if
+it held this many more taps there."""
+
+
+def write_profiles(
+    totals: Sequence[GameFigures],
+    curves: Sequence[Sequence[tuple[float, float]]],
+    path: str | None,
+) -> None:
+    """``fairplay.profiles.PROFILES``: ``PROFILE_COUNT`` honest players' long-run match on
+    clear taps and on each grade (evenly spaced in their clear-tap match, so that every
+    strength and kind is there), written to ``path`` (``PROFILES_OUT``) as the module."""
+    rows = []
+    for t in sorted(totals, key=lambda t: t.clear_matched / max(t.clear, 1)):
+        clear = (t.clear_matched + 0.5) / (t.clear + 1)
+        toward = [screening.broken_line_at(curve, clear) for curve in curves]
+        rows.append(
+            tuple(
+                round((m + SHRINK * line) / (n + SHRINK), 3)
+                for (n, m), line in zip(t.graded, toward, strict=True)
+            )
+        )
+    step = len(rows) / PROFILE_COUNT
+    kept = sorted({rows[int(i * step)] for i in range(PROFILE_COUNT)})
+    print(f"  {len(kept)} people's profiles (each grade's match)")
+    if not path:
+        return
+    lines = [
+        '"""People\'s profiles: simulated honest players\' long-run engine match on each grade of',
+        "position (``screening.GRADES``: the hard ones, then the clear ones), written by",
+        "``mineduel.benchmarks.fair_play`` (``CALIBRATE=1 PROFILES_OUT=...``): a window is",
+        'judged against the profile of the people it fits best (``screening.z_of``)."""',
+        "",
+        "PROFILES: tuple[tuple[float, ...], ...] = (",
+        *(f"    {row!r}," for row in kept),
+        ")",
+        "",
+    ]
+    with open(path, "w") as out:
+        out.write("\n".join(lines))
 
 
 KNOTS = (0.2, 0.4, 0.5, 0.7, 0.85, 0.92, 0.96, 0.98, 1.0)
@@ -453,6 +536,10 @@ def fit_curve(knots: Sequence[float], points: Sequence[tuple[float, float]]) -> 
     return values
 
 
+THRESHOLDS = (2.5, 2.75, 3.0, 3.25, 3.5, 3.75, 4.0)
+"""The thresholds ``report`` prints the rates at (the screening's own is ``REVIEW_Z``)."""
+
+
 Results = dict[int, tuple[list[GameFigures], list[list[Tap]], int | None]]
 """Per player: their games' figures, their taps, the game after which they were flagged."""
 
@@ -473,19 +560,30 @@ def report(players: Sequence[Player], results: Results) -> None:
                 some = [p for p in members if p.mode == mode]
                 hits = sum(results[p.number][2] is not None for p in some)
                 print(f"    the engine on {mode} taps: {_rate(hits, len(some))}")
+                for base in HONEST_KINDS:
+                    own = [p for p in some if p.base == base]
+                    hits = sum(results[p.number][2] is not None for p in own)
+                    print(f"      playing as a {base} otherwise: {_rate(hits, len(own))}")
     short = [p for p in players if p.group == "honest" and p.short >= 1.0]
     hits = sum(results[p.number][2] is not None for p in short)
     print(f"  honest players of short games only (1 to 6 taps): {len(short)}, flagged {hits}")
     peak = {p.number: max(_zs(results[p.number][0]), default=-99.0) for p in players}
-    print("  at other thresholds (flagged if any window's z reaches it):")
-    for threshold in (2.5, 2.75, 3.0, 3.25, 3.5):
-        shares = []
-        for group in ("honest", "assisted", "half", "partial"):
-            members = [p for p in players if p.group == group]
-            if members:
-                hits = sum(peak[p.number] >= threshold for p in members)
-                shares.append(f"{group} {hits / len(members):.2%}")
-        print(f"    z >= {threshold}: " + ", ".join(shares))
+    before = {p.number: max(_zs(results[p.number][0], "kinds"), default=-99.0) for p in players}
+    rules = (("the screening's rule", peak), ("the rule before profiles", before))
+    for rule, peaks in rules:
+        print(f"  {rule} at other thresholds (flagged if any window's z reaches it):")
+        for threshold in THRESHOLDS:
+            shares = []
+            for group in ("honest", "assisted", "half", "partial"):
+                members = [p for p in players if p.group == group]
+                if members:
+                    hits = sum(peaks[p.number] >= threshold for p in members)
+                    shares.append(f"{group} {hits / len(members):.2%}")
+            random_half = [p for p in players if p.kind == "random-0.5"]
+            if random_half:
+                hits = sum(peaks[p.number] >= threshold for p in random_half)
+                shares.append(f"random-0.5 {hits / len(random_half):.2%}")
+            print(f"    z >= {threshold}: " + ", ".join(shares))
     nearest = sorted((p for p in players if p.group == "honest"), key=lambda p: -peak[p.number])
     print(
         "  the honest players' highest z (over all their windows): "

@@ -820,8 +820,8 @@ FAIR_PLAY: dict[str, Any] = {
     "expected_hard_match": 0.4,
     "min_games": 10,
     "min_hard_taps": 40,
-    "z": -0.42,
-    "review_z": 3.0,
+    "z": 0.42,
+    "review_z": 3.75,
     "status": "clear",
     "reviewed_at": None,
     "games": [

@@ -4,6 +4,7 @@ the engine's own analysis of the same game."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -46,6 +47,26 @@ def test_a_position_is_classed_by_its_chances(
     assert difficulty(chances, exact).kind == kind
 
 
+@pytest.mark.parametrize(
+    ("chances", "grade"),
+    [
+        (_board(0.5, 0.49), 0),  # subtle, two candidates
+        (_board(0.5, 0.49, 0.48, 0.47, 0.46), 2),  # subtle, five
+        (_board(0.5, 0.47, 0.46), 4),  # a lead of 0.03, three candidates
+        (_board(0.5, 0.44), 6),  # a lead of 0.06, two candidates
+        (_board(0.5, 0.44, low=0.44), 8),  # ... and twenty-two
+        (_board(0.5, 0.35), 9),  # clear, a lead under 0.2
+        (_board(0.6, 0.3), 10),  # clear, a wider lead
+        (_board(0.5, 0.5, 0.5, 0.5, 0.5), None),  # ties: no grade
+        (_board(1.0, 0.5), None),  # a certain mine: no grade
+    ],
+)
+def test_a_hard_position_is_graded_by_its_lead_and_candidates(
+    chances: dict[int, float], grade: int | None
+) -> None:
+    assert difficulty(chances).grade == grade
+
+
 def test_a_seats_figures_count_its_taps_by_the_kind_of_position() -> None:
     def tap(n: int, seat: int, loss: float, bot: list[int] | None = None) -> dict[str, Any]:
         return {
@@ -60,13 +81,13 @@ def test_a_seats_figures_count_its_taps_by_the_kind_of_position() -> None:
             "bot": bot,
         }
 
-    hard = Difficulty(0.5, 1, 0.05, True)
+    hard = Difficulty(0.5, 1, 0.05, True, near=2)
     positions = {
         1: Difficulty(51 / 256, 256, 1.0, True),  # the first tap: trivial
         2: hard,
         3: hard,
         4: Difficulty(0.5, 1, 0.3, True),  # clear
-        5: Difficulty(0.5, 1, 0.01, True),  # subtle
+        5: Difficulty(0.5, 1, 0.01, True, near=2),  # subtle
         6: hard,
     }
     analysis = {
@@ -95,14 +116,31 @@ def test_a_seats_figures_count_its_taps_by_the_kind_of_position() -> None:
         clear_matched=1,
         subtle=1,
         subtle_matched=1,
+        graded=((1, 1), *((0, 0),) * 5, (2, 1), (0, 0), (0, 0), (0, 0), (1, 1)),
     )
+    assert GameFigures.from_dict(found.to_dict()) == found
+    older = {k: v for k, v in found.to_dict().items() if k != "graded"}
+    assert GameFigures.from_dict(older).graded == ()  # screened before grades were counted
     assert seat_figures(analysis, 2, "g", "t", positions) is None
 
 
-def _games(n: int, hard: int, matched: int, clear: int = 10, clear_matched: int = 10) -> list:
-    """``n`` games, each with ``hard`` hard taps (a quarter of them subtle) of which ``matched``
-    on an engine's cell (the subtle ones first)."""
+SUBTLE_GRADE, HARD_GRADE, CLEAR_GRADE = 2, 8, 10
+"""Subtle and hard positions of five candidates or more (the most common grades), and clear
+ones of a lead of 0.2 or more."""
+
+
+def _games(
+    n: int, hard: int, matched: int, clear: int = 10, clear_matched: int = 10, subtle_first=False
+) -> list[GameFigures]:
+    """``n`` games, each with ``hard`` hard taps (a quarter of them subtle, all of five
+    candidates or more) of which ``matched`` on an engine's cell (the hard ones first, or the
+    subtle ones)."""
     subtle = hard // 4
+    on_subtle = min(matched, subtle) if subtle_first else max(matched - (hard - subtle), 0)
+    graded = [(0, 0)] * screening.GRADES
+    graded[SUBTLE_GRADE] = (subtle, on_subtle)
+    graded[HARD_GRADE] = (hard - subtle, matched - on_subtle)
+    graded[CLEAR_GRADE] = (clear, clear_matched)
     return [
         GameFigures(
             f"g{i:02d}",
@@ -112,11 +150,12 @@ def _games(n: int, hard: int, matched: int, clear: int = 10, clear_matched: int 
             matched=matched + clear_matched,
             loss=0.0,
             hard=hard - subtle,
-            hard_matched=max(matched - subtle, 0),
+            hard_matched=matched - on_subtle,
             clear=clear,
             clear_matched=clear_matched,
             subtle=subtle,
-            subtle_matched=min(matched, subtle),
+            subtle_matched=on_subtle,
+            graded=tuple(graded),
         )
         for i in range(n)
     ]
@@ -130,6 +169,19 @@ def test_a_window_needs_ten_games_and_enough_hard_taps_before_any_z() -> None:
     assert engine.hard_taps == 80 and engine.hard_match == 1.0 and engine.flagged
     person = window_of(_games(20, 8, 5))  # perfect on clear taps, 62% on hard ones
     assert person.z is not None and not person.flagged
+    older = [dataclasses.replace(g, graded=()) for g in _games(20, 8, 8)]
+    assert window_of(older).z is None  # screened before grades were counted: nothing to judge
+
+
+def test_a_match_where_people_rarely_match_weighs_more() -> None:
+    """The same number of matches, on the subtle positions (where the strongest people match
+    under half the time) or on the hard ones of a wider lead (where they match most of the
+    time): the first window is much further from people."""
+    on_hard = window_of(_games(20, 8, 4, clear_matched=9))
+    on_subtle = window_of(_games(20, 8, 4, clear_matched=9, subtle_first=True))
+    assert on_hard.hard_match == on_subtle.hard_match == 0.5
+    assert on_hard.z is not None and on_subtle.z is not None and on_subtle.z > on_hard.z + 1
+    assert not on_hard.flagged
     assert window_of(_games(25, 8, 8)).games_screened == screening.WINDOW
     assert window_of(_games(9, 8, 8) + _games(9, 8, 8)).games_screened == 9  # each game once
 

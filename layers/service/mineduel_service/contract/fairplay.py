@@ -59,8 +59,10 @@ class FairPlayOut(ResponseModel):
     min_games: int = Field(description="Screened rated games before any z")
     min_hard_taps: int = Field(description="Hard taps in the window before any z")
     z: float | None = Field(
-        description="How far hard_match lies above what people of the same clear_match reach, "
-        "in standard deviations; null before min_games games and min_hard_taps hard taps"
+        description="How much better the window's matches, grade of position by grade, are "
+        "explained by a person helped by an engine on some share of taps than by any person "
+        "alone (the root of twice the log likelihood ratio against people's profiles: 0 or "
+        "more); null before min_games games and min_hard_taps hard taps"
     )
     review_z: float = Field(description="The z at which a case opens for a moderator")
     status: Literal["clear", "review", "restricted"]

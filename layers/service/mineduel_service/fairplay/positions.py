@@ -2,8 +2,9 @@
 game's field and its move log: pure (no I/O), the engine's own counting.
 
 The post-game analysis publishes, per tap, the chosen cell's chance and the best chance on the
-board, not how many cells shared the best one nor how far the next one lay behind it; the
-screening needs both to tell a hard position from an obvious one or from a tap among ties.
+board, not how many cells shared the best one, how far the next one lay behind it, nor how
+many lay close to it; the screening needs all three to tell a hard position from an obvious
+one or from a tap among ties, and to grade it (``Difficulty.grade``).
 So the screener replays the game and counts each position's chances again, as the analysis
 does (``mineduel_engine.analysis.position_chances``, under the same budgets, so a position the
 analysis estimated is estimated here too): well under a millisecond a position, a tenth of a

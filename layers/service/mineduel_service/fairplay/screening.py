@@ -19,16 +19,25 @@ A tap *matches* when it is on a cell an engine would have chosen: a likeliest ce
 exact-greedy play taps) or the hard bot's own (``bot`` in the analysis, its choice with the
 game's public tie-break stream: for a player fed the hard bot, every tap).
 
-Per player, the last ``WINDOW`` screened rated games, pooled: the match on hard and on subtle
-taps is set against what people reach there who match the engine as often as the player does
-on clear taps (``PEOPLE``: a strong player matches more on hard taps too, but far from always;
-a player fed the engine on some taps matches on hard ones far beyond what their clear taps
-promise). ``z`` is that excess in standard deviations; none before ``MIN_GAMES`` games and
-``MIN_HARD_TAPS`` hard and subtle taps, so short games and trivial positions never make a
-case. A window at or over ``REVIEW_Z`` opens a case for a moderator; nothing happens to the
-player until one decides. The constants come from the simulated players of
-``mineduel.benchmarks.fair_play``, which also measures the rates at ``REVIEW_Z`` on players of
-another seed.
+Hard and subtle positions are graded further by the lead and by how many cells lie within
+``HARD_GAP`` of the likeliest (``Difficulty.grade``), clear ones by the lead: people match
+the engine on 0.3 to 0.95 of a grade depending on the grade and their strength, an engine
+always.
+
+Per player, the last ``WINDOW`` screened rated games, pooled, grade by grade: ``z`` says how
+much better their matches are explained by a person helped by an engine on some share of
+their taps than by any person alone, against people's profiles (``profiles.PROFILES``:
+simulated honest players' long-run match on each grade, every kind and strength). A
+player fed the engine on a random half of taps looks like a stronger person on clear taps,
+but no person matches that often where people rarely do while missing as often as he does
+where the lead is plain. None before ``MIN_GAMES`` games and ``MIN_HARD_TAPS`` hard and
+subtle taps, so short games and trivial positions never make a case. A window at or over
+``REVIEW_Z`` opens a case for a moderator; nothing happens to the player until one decides.
+The profiles and the threshold come from the simulated players of
+``mineduel.benchmarks.fair_play`` (each from its own seed), which also measures the rates at
+``REVIEW_Z`` on players of a third seed. ``PEOPLE`` (one line per kind of hard position)
+is the rule before, kept for the record's ``expected_hard_match`` and for comparison
+(``kind_z``).
 """
 
 from __future__ import annotations
@@ -38,6 +47,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
+
+from .profiles import PROFILES
 
 WINDOW = 20
 """Rated games a player's statistic is computed over (the last ones screened)."""
@@ -88,9 +99,9 @@ counts)."""
 TOP_Z = 1.96
 """A window's clear-tap match is taken this many standard deviations up (the top of its 95%
 range): a player of few clear taps is compared with the better people they might be."""
-REVIEW_Z = 3.0
-"""A window this many standard deviations above people's opens a case (set on a calibration
-run's honest players, measured on another seed's: docs/fair-play.md)."""
+REVIEW_Z = 3.75
+"""A window whose ``z`` reaches this opens a case (set on a calibration run's honest players,
+measured on another seed's: docs/fair-play.md)."""
 DIGITS = 4
 CERTAIN = 1.0 - TOLERANCE
 """A cell at this chance or more is a certain mine: a position holding one asks nothing."""
@@ -102,6 +113,20 @@ HARD_GAP = 0.1
 hard: the best tap is not obvious..."""
 SUBTLE_GAP = 0.02
 """...and by less than this, subtle: below what a person can tell apart."""
+GAP_EDGES = (SUBTLE_GAP, 0.05)
+"""Where a hard position's lead bands part: under ``SUBTLE_GAP``, under 0.05, under
+``HARD_GAP``..."""
+NEAR_EDGES = (2, 4)
+"""...and its candidates' (``Difficulty.near``): two, three or four, five or more."""
+HARD_GRADES = (len(GAP_EDGES) + 1) * (len(NEAR_EDGES) + 1)
+"""Hard and subtle positions are graded by lead and candidates (``Difficulty.grade``): people
+of the same strength match the engine on 0.3 to 0.95 of them depending on the grade, the
+fewer the candidates and the wider the lead the more (docs/fair-play.md)."""
+CLEAR_EDGES = (0.2,)
+"""Clear positions are graded by lead too (under 0.2, and more): how often a player matches
+where the lead is plain but narrow tells a strong person's strength."""
+GRADES = HARD_GRADES + len(CLEAR_EDGES) + 1
+"""Every grade a tap is counted in (``GameFigures.graded``): the hard ones, then the clear."""
 
 TapKind = Literal["trivial", "tied", "clear", "hard", "subtle"]
 
@@ -116,6 +141,9 @@ class Difficulty:
     gap: float
     """``p_best`` minus the next lower chance on the board (1.0 when every covered cell ties)."""
     exact: bool
+    near: int = 0
+    """Covered cells within ``HARD_GAP`` of ``p_best`` (the likeliest ones included): the
+    candidates a person weighs on a hard position."""
 
     @property
     def kind(self) -> TapKind:
@@ -130,20 +158,34 @@ class Difficulty:
             return "subtle"
         return "hard" if self.gap < HARD_GAP else "clear"
 
+    @property
+    def grade(self) -> int | None:
+        """A position's grade (``GRADES``): a hard or subtle one's by its lead's band and its
+        candidates' band, then a clear one's by its lead's band; None for the other kinds."""
+        if self.kind == "clear":
+            return HARD_GRADES + sum(self.gap >= edge for edge in CLEAR_EDGES)
+        if self.kind not in ("hard", "subtle"):
+            return None
+        lead = sum(self.gap >= edge for edge in GAP_EDGES)
+        crowd = sum(self.near > edge for edge in NEAR_EDGES)
+        return lead * (len(NEAR_EDGES) + 1) + crowd
+
 
 def difficulty(chances: Mapping[int, float], exact: bool = True) -> Difficulty:
     """A position's difficulty from its covered cells' chances."""
     if not chances:
         return Difficulty(0.0, 0, 1.0, exact)
     top = max(chances.values())
-    ties = 0
+    ties = near = 0
     below = -1.0
     for p in chances.values():
         if p >= top - TOLERANCE:
             ties += 1
         elif p > below:
             below = p
-    return Difficulty(top, ties, 1.0 if below < 0 else top - below, exact)
+        if p > top - HARD_GAP:
+            near += 1
+    return Difficulty(top, ties, 1.0 if below < 0 else top - below, exact, near)
 
 
 @dataclass(frozen=True)
@@ -176,6 +218,10 @@ class GameFigures:
     clear_matched: int = 0
     subtle: int = 0
     subtle_matched: int = 0
+    graded: tuple[tuple[int, int], ...] = ()
+    """Per grade of position (``GRADES``: the hard ones, then the clear ones): taps and taps
+    matched (empty for a game screened before grades were counted: it then weighs nothing in
+    ``z``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form."""
@@ -197,6 +243,7 @@ class GameFigures:
             clear_matched=int(data.get("clear_matched", 0)),
             subtle=int(data.get("subtle", 0)),
             subtle_matched=int(data.get("subtle_matched", 0)),
+            graded=tuple((int(n), int(m)) for n, m in data.get("graded", ())),
         )
 
     @classmethod
@@ -208,6 +255,11 @@ class GameFigures:
         hard = [t for t in counted if t.difficulty.kind == "hard"]
         clear = [t for t in counted if t.difficulty.kind == "clear"]
         subtle = [t for t in counted if t.difficulty.kind == "subtle"]
+        graded = [[0, 0] for _ in range(GRADES)]
+        for t in counted:
+            if (grade := t.difficulty.grade) is not None:
+                graded[grade][0] += 1
+                graded[grade][1] += t.engine
         return cls(
             game_id,
             ended_at,
@@ -221,6 +273,7 @@ class GameFigures:
             clear_matched=sum(t.engine for t in clear),
             subtle=len(subtle),
             subtle_matched=sum(t.engine for t in subtle),
+            graded=tuple((n, m) for n, m in graded),
         )
 
 
@@ -309,9 +362,10 @@ def _ratio(games: Sequence[GameFigures], kind: str) -> tuple[int, float, float]:
     return n, share, max(binomial, between)
 
 
-def z_of(games: Sequence[GameFigures]) -> float | None:
-    """How far games' match on hard and subtle taps lies above what people of the same
-    clear-tap match reach (``PEOPLE``), the clear-tap match taken at the top of its 95% range
+def kind_z(games: Sequence[GameFigures]) -> float | None:
+    """The rule before profiles, kept for comparison (the benchmark prints its rates): how
+    far games' match on hard and subtle taps lies above what people of the same clear-tap
+    match reach (``PEOPLE``), the clear-tap match taken at the top of its 95% range
     (``TOP_Z``: a window is judged against the better players it might be): each kind's
     excess in standard deviations of its own spread and of people's, the two combined weighed
     by the root of their taps. None below ``MIN_HARD_TAPS`` hard and subtle taps."""
@@ -332,6 +386,54 @@ def z_of(games: Sequence[GameFigures]) -> float | None:
     return round(total / math.sqrt(weights), 2)
 
 
+ENGINE_SHARES = (0.15, 0.3, 0.45, 0.6, 0.75, 0.9)
+"""The shares of taps on the engine a window is also tried against (``z_of``)."""
+
+
+def _log_tables() -> tuple[tuple[tuple[tuple[float, float], ...], ...], ...]:
+    """Per engine share (none first, then ``ENGINE_SHARES``), per profile, per class, the
+    logs of a match's and of a miss's chance for such a person with such help."""
+    tables = []
+    for share in (0.0, *ENGINE_SHARES):
+        tables.append(
+            tuple(
+                tuple(
+                    (math.log(r := share + (1 - share) * q), math.log(max(1 - r, 1e-9)))
+                    for q in profile
+                )
+                for profile in PROFILES
+            )
+        )
+    return tuple(tables)
+
+
+def z_of(games: Sequence[GameFigures]) -> float | None:
+    """How much better a window is explained by a person helped by the engine on some share
+    of their taps than by any person alone: the likelihood of its matches on each grade of
+    position under each of people's profiles (``PROFILES``), alone or with each of
+    ``ENGINE_SHARES`` of taps on an engine's cell (a person of match ``q`` then matches
+    ``a + (1 - a) q``), the best helped against the best alone, as the root of twice the log
+    ratio (0 or more). The helped explanation wins most where people rarely match, so a match
+    on a subtle position among many candidates weighs far more than one on a plain lead.
+    Binomial counts, though a window's taps are not independent (a board suits a way of
+    reasoning or not): ``REVIEW_Z`` is set on honest windows, not read off a normal table.
+    None below ``MIN_HARD_TAPS`` hard and subtle taps counted by grade (a game screened
+    before grades were counted adds none)."""
+    total = _graded_sum(games)
+    if sum(n for n, _ in total[:HARD_GRADES]) < MIN_HARD_TAPS:
+        return None
+    cells = [(m, n - m) for n, m in total]
+    best = [
+        max(
+            sum(m * hit + k * miss for (m, k), (hit, miss) in zip(cells, row, strict=True))
+            for row in table
+        )
+        for table in LOG_TABLES
+    ]
+    gain = max(max(best[1:]) - best[0], 0.0)
+    return round(math.sqrt(2 * gain), 2)
+
+
 def pooled(games: Sequence[GameFigures]) -> GameFigures:
     """Games' counts added up (one figure for a window)."""
     return GameFigures(
@@ -347,7 +449,18 @@ def pooled(games: Sequence[GameFigures]) -> GameFigures:
         clear_matched=sum(g.clear_matched for g in games),
         subtle=sum(g.subtle for g in games),
         subtle_matched=sum(g.subtle_matched for g in games),
+        graded=_graded_sum(games),
     )
+
+
+def _graded_sum(games: Sequence[GameFigures]) -> tuple[tuple[int, int], ...]:
+    """Games' taps and matches per grade, added up (a game without grades adds nothing)."""
+    totals = [[0, 0] for _ in range(GRADES)]
+    for g in games:
+        for total, (n, m) in zip(totals, g.graded, strict=False):
+            total[0] += n
+            total[1] += m
+    return tuple((n, m) for n, m in totals)
 
 
 def window_of(games: Sequence[GameFigures]) -> Window:
@@ -374,3 +487,6 @@ def window_of(games: Sequence[GameFigures]) -> Window:
 
 def _share(part: int, whole: int) -> float | None:
     return round(part / whole, DIGITS) if whole else None
+
+
+LOG_TABLES = _log_tables()
