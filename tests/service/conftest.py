@@ -18,6 +18,7 @@ import logging
 import threading
 import urllib.parse
 import urllib.request
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ import boto3
 import pytest
 from mineduel_engine import Field, GameState, Move, rules_for
 from mineduel_service.games import store
-from mineduel_service.platform import clock, keys
+from mineduel_service.platform import aws, clock, keys
 from mineduel_service.platform.config import get_config, reset_config
 from mineduel_service.platform.observability import logger
 from mineduel_service.play import advance
@@ -453,3 +454,18 @@ def served_api(served_stack: LocalStack) -> Api:
 def served_module_api(served_stack: LocalStack) -> Api:
     """The API on the served stack, for module-scoped fixtures (games several tests share)."""
     return Api(served_stack)
+
+
+@pytest.fixture
+def dynamodb_calls() -> Iterator[Counter[str]]:
+    """The DynamoDB operations the service sends during the test, by name (what a request
+    costs is counted in calls)."""
+    counter: Counter[str] = Counter()
+
+    def count(model: Any, **_: Any) -> None:
+        counter[model.name] += 1
+
+    client = aws.dynamodb()
+    client.meta.events.register("before-call", count)
+    yield counter
+    client.meta.events.unregister("before-call", count)

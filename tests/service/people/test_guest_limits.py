@@ -8,12 +8,10 @@ refusal is 429 ``too-many-requests`` with ``Retry-After``, and a new minute star
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import boto3
-import pytest
-from mineduel_service.platform import aws, clock, keys, limits
+from mineduel_service.platform import clock, keys, limits
 from mineduel_service.platform.config import get_config
 
 from mineduel.template import load_template
@@ -26,20 +24,6 @@ def _start_of_a_window() -> None:
     """Move the clock to the first second of a minute window, so a test never straddles two."""
     seconds = clock.now().timestamp()
     clock.advance(limits.WINDOW_S - seconds % limits.WINDOW_S)
-
-
-@pytest.fixture
-def calls(api: Api) -> Iterator[Counter[str]]:
-    """The service's AWS operations during the test, by name."""
-    counter: Counter[str] = Counter()
-
-    def count(model: Any, **_: Any) -> None:
-        counter[model.name] += 1
-
-    client = aws.dynamodb()
-    client.meta.events.register("before-call", count)
-    yield counter
-    client.meta.events.unregister("before-call", count)
 
 
 def test_the_limit_is_the_templates(api: Api) -> None:
@@ -79,17 +63,17 @@ def test_ipv6_addresses_count_by_their_64_network(api: Api) -> None:
 
 
 def test_a_guest_costs_one_counter_update_and_one_put_and_a_refusal_only_the_update(
-    api: Api, calls: Counter[str]
+    api: Api, dynamodb_calls: Counter[str]
 ) -> None:
     _start_of_a_window()
     address = api.new_address()
     assert api.call("POST", "/v1/guests", source_ip=address).status == 201
-    assert calls == {"UpdateItem": 1, "PutItem": 1}
+    assert dynamodb_calls == {"UpdateItem": 1, "PutItem": 1}
     for _ in range(get_config().guest_limit_per_minute - 1):
         api.call("POST", "/v1/guests", source_ip=address)
-    calls.clear()
+    dynamodb_calls.clear()
     assert api.call("POST", "/v1/guests", source_ip=address).status == 429
-    assert calls == {"UpdateItem": 1}
+    assert dynamodb_calls == {"UpdateItem": 1}
 
 
 def test_the_counter_is_one_item_per_address_and_minute_that_expires(api: Api) -> None:

@@ -8,11 +8,10 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from mineduel_service.platform import aws, clock, dynamo, keys, pagination
+from mineduel_service.platform import clock, dynamo, keys, pagination
 from mineduel_service.ratings import leaderboards
 from mineduel_service.ratings.model import PlayerRating, Skill
 from mineduel_service.ratings.store import rating_item
@@ -55,20 +54,6 @@ def board(stack: Any) -> list[str]:
     return ranked[: leaderboards.TOP]
 
 
-@pytest.fixture
-def batch_gets() -> Iterator[Counter[str]]:
-    """The DynamoDB operations the service sends during the test, by name."""
-    counter: Counter[str] = Counter()
-
-    def count(model: Any, **_: Any) -> None:
-        counter[model.name] += 1
-
-    client = aws.dynamodb()
-    client.meta.events.register("before-call", count)
-    yield counter
-    client.meta.events.unregister("before-call", count)
-
-
 def _read(api: Api, **query: Any) -> dict[str, Any]:
     reply = api.call(
         "GET", f"/v1/leaderboards/{VARIANT}", query={k: str(v) for k, v in query.items()}
@@ -91,10 +76,10 @@ def _walk(api: Api, limit: int | None) -> list[list[str]]:
 
 @pytest.mark.parametrize("limit", [None, 1, 7, 20, 21, 33, 99, 100])
 def test_every_limit_walks_the_whole_board_once(
-    api: Api, board: list[str], limit: int | None, batch_gets: Counter[str]
+    api: Api, board: list[str], limit: int | None, dynamodb_calls: Counter[str]
 ) -> None:
     _snapshot(api)
-    batch_gets.clear()
+    dynamodb_calls.clear()
     pages = _walk(api, limit)
     size = limit or leaderboards.PAGE_SIZE
     assert [name for page in pages for name in page] == board  # all of them, nothing twice
@@ -103,7 +88,7 @@ def test_every_limit_walks_the_whole_board_once(
     # One BatchGetItem a page; the first page reads the snapshot's next pages in a second one
     # when it is longer than the head's 20 entries.
     extra = 1 if size > leaderboards.PAGE_SIZE else 0
-    assert batch_gets == Counter({"BatchGetItem": len(pages) + extra})
+    assert dynamodb_calls == Counter({"BatchGetItem": len(pages) + extra})
 
 
 def test_ranks_follow_the_board_across_pages(api: Api, board: list[str]) -> None:
