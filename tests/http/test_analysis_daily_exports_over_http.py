@@ -77,4 +77,4 @@ def test_a_player_s_export_verifies_in_one_command_over_http(
     }
     order.sort(key=lambda g: ended[g["game_id"]]["ended_at"], reverse=True)
     assert [r["game_id"] for r in summary["results"]] == [g["game_id"] for g in order]
-    assert player.call("GET", "/v1/exports").ok() == {"exports": []}
+    assert player.call("GET", "/v1/exports").ok() == {"exports": [], "next": None}
