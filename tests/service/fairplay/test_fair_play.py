@@ -129,8 +129,14 @@ def test_the_screener_flags_the_assisted_player_only(played: Played) -> None:
     assert assisted["status"] == "review" and assisted["z"] >= screening.REVIEW_Z
     assert assisted["accuracy"] == 1.0 and assisted["mean_loss"] == 0.0
     assert assisted["hard_match"] == 1.0 and assisted["hard_taps"] >= screening.MIN_HARD_TAPS
-    assert honest["status"] == "clear" and honest["z"] < screening.REVIEW_Z
-    assert honest["hard_taps"] >= screening.MIN_HARD_TAPS and honest["hard_match"] < 1.0
+    # The honest player's informative taps depend on the random fields (48 to 71 in 20 games
+    # measured, the minimum is 40): below the minimum the rule gives no z at all, above it a z
+    # under the threshold; either way the record is clear.
+    assert honest["status"] == "clear" and honest["hard_match"] < 1.0
+    if honest["hard_taps"] >= screening.MIN_HARD_TAPS:
+        assert honest["z"] is not None and honest["z"] < screening.REVIEW_Z
+    else:
+        assert honest["z"] is None
     assert {g["game_id"] for g in assisted["games"]} == set(played["games"])
     # The running game is not screened: nothing about it is read, stored or shown, and its
     # analysis (which would say where the mines are) is still refused.
