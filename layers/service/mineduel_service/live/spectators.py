@@ -6,7 +6,7 @@ game's ``spectators_off`` is the in-game switch. A player who sets ``settings.sp
 turns the switch off in every game they are still in (``off_in_running_games``), so the fan-out
 cuts the spectators already watching, as it does for the in-game switch. Spectators only ever
 see what the public view shows (the game view of a non-seat, and push messages without private
-parts); the count of watchers is in the game view (``games.watchers.game_and_watchers``).
+parts); the count of watchers is in the game view (``games.store.get_game`` with ``watchers_at``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """A player's games: their own (running, then finished), the invitations waiting for them, and
 anybody's finished games. Each reads the player items of docs/data-model.md
-(``games.player_items``) and pages with an opaque cursor (``platform.pagination``).
+(``games.player_items`` decides them, ``games.store`` reads them) and pages with an opaque
+cursor (``platform.pagination``).
 
 A player's running games are few and change with every move, so they are read whole (the
 running-game items, then the games in one ``BatchGetItem``) and sorted here: the ones waiting on
