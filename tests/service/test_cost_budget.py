@@ -80,6 +80,26 @@ def test_a_commit_with_bot_replies_stays_within_budget(
     assert _by_service(calls, "scheduler") == 0, calls  # nobody waits: no schedule
 
 
+def test_a_retry_of_a_played_request_reads_the_game_and_the_log_once(
+    api: Api, calls: Counter[str]
+) -> None:
+    """A retry (same Idempotency-Key, same body) after the first answer was lost: one
+    ``BatchGetItem`` (the game, and a refused request's record: none) and one ``Query`` of the
+    log from the move it was committed on, whose marked items hold both the key and the moves
+    the answer lists; nothing written, no KMS."""
+    token = api.guest()
+    game = api.bot_game(token)
+    known = api.field(game["game_id"])
+    safe = next(c for c in range(256) if not known.is_mine(c) and known.numbers[c] > 0)
+    key = {"Idempotency-Key": "budget-retry"}
+    first = api.commit(token, game["game_id"], *divmod(safe, 16), 0, headers=key)
+    assert first.status == 200 and len(first.body["moves"]) >= 2
+    calls.clear()
+    retry = api.commit(token, game["game_id"], *divmod(safe, 16), 0, headers=key)
+    assert retry.status == 200 and retry.body == first.body
+    assert dict(calls) == {"dynamodb.BatchGetItem": 1, "dynamodb.Query": 1}, calls
+
+
 def test_a_multi_move_bot_reply_is_still_one_transaction(api: Api, calls: Counter[str]) -> None:
     token = api.guest()
     game = api.bot_game(token, bot_level="hard")

@@ -70,6 +70,9 @@ class FirstAnswer:
     last_move: int = 0
     code: str | None = None
     message: str | None = None
+    moves: tuple[dict[str, Any], ...] | None = None
+    """The moves it played, when they were found in the log with the key (so a retry's answer
+    reads the log once); None when only their numbers are known."""
 
 
 FINGERPRINT_KEPT = 32
@@ -295,18 +298,21 @@ def first_answer_in_log(
     """The first answer to the caller's key when its request played the moves after ``after``
     (the position it was committed on): the log items from move ``after + 1`` on that carry
     the key's mark, read consistently; None when the move after ``after`` came from elsewhere.
-    Its fingerprint is the part a log item keeps (``FINGERPRINT_KEPT``)."""
+    Its fingerprint is the part a log item keeps (``FINGERPRINT_KEPT``); its moves are those
+    items' moves, so the retry's answer needs no second read of the log."""
     mark = key_mark(player_id, key_hash)
     fingerprint, last = "", after
+    moves: list[dict[str, Any]] = []
     for item in _log_items(game_id, after, consistent=True):
         first = int((item.get("first") or item["n"])["N"])
         if item.get("key", {}).get("S") != mark or first != last + 1:
             break
         fingerprint = fingerprint or item["fp"]["S"]
         last = int(item["n"]["N"])
+        moves.extend(moves_of(item))
     if not fingerprint:
         return None
-    return FirstAnswer(fingerprint, after + 1, last)
+    return FirstAnswer(fingerprint, after + 1, last, moves=tuple(moves))
 
 
 def _parse_idempotency(item: dict[str, Any]) -> FirstAnswer:

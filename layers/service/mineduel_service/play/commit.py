@@ -271,7 +271,10 @@ def _replay(
         raise IdempotencyKeyReused()
     if previous.code is not None:
         raise RefusedBefore(previous.code, str(previous.message))
-    log = store.list_moves(record.game_id, previous.first_move - 1, previous.last_move)
+    if previous.moves is not None:  # found in the log with the key: read once
+        log = list(previous.moves)
+    else:
+        log = store.list_moves(record.game_id, previous.first_move - 1, previous.last_move)
     return answer(record, log, seat)
 
 
