@@ -1,6 +1,6 @@
 // The account screen's authenticator app: "Set up an authenticator app" shows the secret as
 // text and as a QR code of its otpauth:// URI; the app's first code ("Turn on") turns it on.
-import { h, fill, field, errorSlot, showError, act } from "./dom.js";
+import { h, fill, errorSlot, act, codeInput, sixDigits } from "./dom.js";
 import * as cognito from "./cognito.js";
 import * as session from "./session.js";
 import { renderSVG } from "./uqr.js";
@@ -29,8 +29,8 @@ export async function drawAuthenticator(box) {
       class: "qr", src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`,
       alt: "QR code of your authenticator secret", width: 220, height: 220,
     });
-    const code = h("input", { type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: 6 });
-    const codeField = field("Authenticator code", code, "The 6 digits the app shows now, to check that it works.");
+    const { code, codeField } = codeInput("Authenticator code",
+      "The 6 digits the app shows now, to check that it works.");
     const turnOn = h("button", { type: "submit", class: "primary" }, "Turn on");
     fill(box, h("h2", { id: "auth-heading" }, "Authenticator app"),
       h("p", {}, "Scan the QR code with your authenticator app, or type the secret into it."),
@@ -38,12 +38,8 @@ export async function drawAuthenticator(box) {
       h("p", {}, "Secret: ", h("code", { class: "secret", id: "totp-secret" }, secret)),
       h("form", { novalidate: true, onsubmit: (event) => {
         event.preventDefault();
-        const value = code.value.trim();
-        if (!/^\d{6}$/.test(value)) {
-          showError(codeField, "Enter the 6 digits your app shows.");
-          code.focus();
-          return;
-        }
+        const value = sixDigits(code, codeField, "Enter the 6 digits your app shows.");
+        if (value === null) return;
         act(turnOn, codeField, async () => {
           await cognito.turnOnAuthenticator(await session.token(), value);
           fill(box, h("h2", { id: "auth-heading" }, "Authenticator app"),

@@ -1,7 +1,7 @@
 // The account screen signed out: "Email" and "Password", "Sign in" or "Sign up"; then the
 // emailed "Confirmation code" (with "Send a new code"), or the "Authenticator code" when the
 // account has an authenticator app. Signing up from a guest session brings the guest's games.
-import { h, fill, field, errorSlot, showError, act } from "./dom.js";
+import { h, fill, field, errorSlot, showError, act, codeInput, sixDigits } from "./dom.js";
 import * as api from "./api.js";
 import * as cognito from "./cognito.js";
 import * as session from "./session.js";
@@ -82,11 +82,6 @@ function lockForm(f) {
 }
 
 /** A 6-digit code input and its field. */
-function codeInput(label, hint) {
-  const code = h("input", { type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: 6 });
-  return { code, codeField: field(label, code, hint) };
-}
-
 function confirmStep(f, address, secret, destination) {
   lockForm(f);
   const { code, codeField } = codeInput("Confirmation code", `We sent a 6-digit code to ${destination}.`);
@@ -98,12 +93,8 @@ function confirmStep(f, address, secret, destination) {
   }) }, "Send a new code");
   fill(f.step, h("form", { class: "card", novalidate: true, onsubmit: (event) => {
     event.preventDefault();
-    const value = code.value.trim();
-    if (!/^\d{6}$/.test(value)) {
-      showError(codeField, "Enter the 6 digits of the code we sent you.");
-      code.focus();
-      return;
-    }
+    const value = sixDigits(code, codeField, "Enter the 6 digits of the code we sent you.");
+    if (value === null) return;
     act(confirm, codeField, async () => {
       await cognito.confirmSignUp(address, value);
       await startSignIn(f, address, secret, { claim: true });
@@ -121,8 +112,8 @@ function codeStep(f, address, secret, challengeSession, claim) {
   let pending = challengeSession;
   fill(f.step, h("form", { class: "card", novalidate: true, onsubmit: (event) => {
     event.preventDefault();
-    const value = code.value.trim();
-    if (!/^\d{6}$/.test(value)) { showError(codeField, "Enter the 6 digits your app shows."); code.focus(); return; }
+    const value = sixDigits(code, codeField, "Enter the 6 digits your app shows.");
+    if (value === null) return;
     act(go, codeField, async () => {
       try {
         const tokens = await cognito.answerCode(address, pending, value);

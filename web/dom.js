@@ -64,6 +64,23 @@ export function showError(slot, message) {
   }
 }
 
+/** A field for a 6-digit code (an email's confirmation code, an authenticator's): what phones
+ * fill in from the message or the app. Returns the input and its field. */
+export function codeInput(label, hint) {
+  const code = h("input", { type: "text", inputmode: "numeric", autocomplete: "one-time-code", maxlength: 6 });
+  return { code, codeField: field(label, code, hint) };
+}
+
+/** The code typed into `codeInput`'s input when it is 6 digits; otherwise null, with `words`
+ * shown on the field and the focus back in it. */
+export function sixDigits(code, codeField, words) {
+  const value = code.value.trim();
+  if (/^\d{6}$/.test(value)) return value;
+  showError(codeField, words);
+  code.focus();
+  return null;
+}
+
 /** An error line placed right after an action's buttons (role=alert so it is read out). */
 export function errorSlot() {
   return h("p", { class: "field-error", role: "alert", hidden: true });

@@ -12,7 +12,7 @@
 // notification per game is shown at a time (a newer one of the same game replaces it).
 
 // shell:start (written by `make web-shell`)
-const VERSION = "216b640ee00a8186";
+const VERSION = "46627473f70962f4";
 const SHELL = [
   "account-authenticator.js",
   "account-push.js",
